@@ -1,0 +1,267 @@
+//! The typed scenario of contract §1, as it stands after parsing and validation.
+//!
+//! Everything here is plain data: the parser (`parse.rs`) builds it from JSON(C) and the
+//! validator fills in defaults, so the engine never sees an `Option` for something that has a
+//! default. `serde::Serialize` writes it back as plain contract JSON (share links, reports).
+
+use serde::Serialize;
+
+pub const FORMAT: &str = "fairground-scenario/1";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Policy {
+    #[serde(rename = "cfs-v6.2")]
+    CfsV62,
+    #[serde(rename = "latency-nice-v12")]
+    LatencyNiceV12,
+    #[serde(rename = "eevdf-v6.6")]
+    EevdfV66,
+    #[serde(rename = "eevdf-v6.12")]
+    EevdfV612,
+}
+
+impl Policy {
+    pub const ALL: [Policy; 4] = [Policy::CfsV62, Policy::LatencyNiceV12, Policy::EevdfV66, Policy::EevdfV612];
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::CfsV62 => "cfs-v6.2",
+            Policy::LatencyNiceV12 => "latency-nice-v12",
+            Policy::EevdfV66 => "eevdf-v6.6",
+            Policy::EevdfV612 => "eevdf-v6.12",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Policy> {
+        Policy::ALL.into_iter().find(|p| p.name() == s)
+    }
+    pub fn is_cfs(self) -> bool {
+        matches!(self, Policy::CfsV62 | Policy::LatencyNiceV12)
+    }
+}
+
+/// `tunable_scaling` (enum sched_tunable_scaling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scaling {
+    None,
+    Log,
+    Linear,
+}
+
+/// `latency_max_clamp_offset`: where `wakeup_latency_gran()` caps the offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClampOffset {
+    /// v12 as posted: always `min(offset, get_latency_max())`.
+    Always,
+    /// The thread's "2nd change": cap only when either side's offset is negative.
+    Relative,
+    /// No cap.
+    Off,
+}
+
+/// `wakeup_preempt_variant`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum WakeupPreemptVariant {
+    #[serde(rename = "v12")]
+    V12,
+    /// `min_vruntime - se->vruntime > get_latency_max()`, unsigned compare as first posted.
+    #[serde(rename = "min-vruntime")]
+    MinVruntime,
+    /// The same with the `(s64)` cast.
+    #[serde(rename = "min-vruntime-signed")]
+    MinVruntimeSigned,
+}
+
+/// Tunables as written in the file (normalized, 1-CPU values). `None` = not given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Tunables {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_granularity_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wakeup_granularity_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sched_nr_latency: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_slice_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tunable_scaling: Option<Scaling>,
+}
+
+/// Features as written in the file. `None` = not given (the policy default applies).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Features {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gentle_fair_sleepers: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_debit: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_buddy: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_buddy: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wakeup_preemption: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ideal_runtime_cap: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_list: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_max_clamp_tick: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_max_clamp_offset: Option<ClampOffset>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_max_clamp_wakeup: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wakeup_preempt_variant: Option<WakeupPreemptVariant>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_cfs_group_enqueue: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_cfs_group_dequeue: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place_lag: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place_deadline_initial: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place_rel_deadline: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_to_parity: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preempt_short: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_dequeue: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_zero: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Machine {
+    pub cpus: u32,
+    pub hz: u32,
+    pub llc_size: Option<u32>,
+}
+
+impl Default for Machine {
+    fn default() -> Self {
+        Machine { cpus: 1, hz: 250, llc_size: None }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scheduler {
+    pub policy: Policy,
+    pub tunables: Tunables,
+    pub features: Features,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cgroup {
+    pub name: String,
+    pub parent: Option<String>,
+    pub shares: u32,
+    pub latency_nice: i32,
+}
+
+/// A duration in µs for `bursty`: a fixed number or a distribution (contract §1.3).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Dist {
+    #[serde(rename = "fixed")]
+    Fixed(f64),
+    #[serde(rename = "exp")]
+    Exp(f64),
+    #[serde(rename = "uniform")]
+    Uniform(f64, f64),
+    #[serde(rename = "normal")]
+    Normal(f64, f64),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Behavior {
+    Hog,
+    Periodic { period_us: u64, run_us: u64 },
+    Bursty { run_us: Dist, sleep_us: Dist },
+    Duty { percent: u32, period_us: u64 },
+}
+
+/// Attributes shared by tasks and workloads (contract §1.4).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attrs {
+    pub nice: i32,
+    pub latency_nice: i32,
+    /// `None` (or 0 in the file) = the default slice.
+    pub slice_us: Option<u64>,
+    pub cgroup: Option<String>,
+    /// `None` = all CPUs.
+    pub cpus: Option<Vec<u32>>,
+}
+
+impl Default for Attrs {
+    fn default() -> Self {
+        Attrs { nice: 0, latency_nice: 0, slice_us: None, cgroup: None, cpus: None }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskSpec {
+    pub name: String,
+    pub count: u32,
+    pub attrs: Attrs,
+    pub start_ms: u64,
+    pub stagger_us: u64,
+    pub behavior: Behavior,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum WorkloadKind {
+    Hackbench { groups: u32, fds: u32, loops: u64, msg_us: u64, pipe_msgs: u32 },
+    Schbench { messengers: u32, workers: u32, sleep_us: u64, cputime_us: u64, msg_us: u64 },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Workload {
+    pub name: String,
+    pub start_ms: u64,
+    pub attrs: Attrs,
+    pub kind: WorkloadKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Target {
+    Task(String),
+    Cgroup(String),
+}
+
+/// `set` of a timeline entry. Which keys are allowed depends on the target (validated).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SetAttrs {
+    pub nice: Option<i32>,
+    pub latency_nice: Option<i32>,
+    /// `Some(0)` = back to the default slice.
+    pub slice_us: Option<u64>,
+    pub shares: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TimelineEntry {
+    /// `at_ms` or `at_us`, converted to ns.
+    pub at_ns: u64,
+    /// Whether the file said `at_us` (kept so a scenario round-trips as written).
+    pub at_in_us: bool,
+    pub target: Target,
+    pub set: SetAttrs,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    pub name: String,
+    pub description: Option<String>,
+    pub seed: u64,
+    pub duration_ms: u64,
+    pub machine: Machine,
+    pub scheduler: Scheduler,
+    pub cgroups: Vec<Cgroup>,
+    pub tasks: Vec<TaskSpec>,
+    pub workloads: Vec<Workload>,
+    pub timeline: Vec<TimelineEntry>,
+}
