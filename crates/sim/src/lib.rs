@@ -10,3 +10,11 @@ pub mod scenario;
 
 pub use report::Report;
 pub use scenario::{parse_scenario, Limits, Scenario, ScenarioError};
+
+/// Parse, validate, cost-check and run a scenario given as JSON(C) text; the one call the CLI
+/// and the app make. Every refusal is a `ScenarioError` naming the problem.
+pub fn run_text(text: &str, limits: &Limits) -> Result<Report, ScenarioError> {
+    let v = parse_scenario(text)?;
+    scenario::check_cost(&v.scenario, limits)?;
+    Err(ScenarioError::at("", "the engine is not built yet"))
+}
