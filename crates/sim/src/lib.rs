@@ -5,8 +5,15 @@
 //! produces the report of contract §2. Functions that model kernel code carry the kernel's
 //! names and say which version they follow, so that they can be read next to `fair.c`.
 
+pub mod cfs;
+pub mod engine;
+pub mod entity;
+pub mod rbtree;
 pub mod report;
+pub mod rng;
 pub mod scenario;
+pub mod tunables;
+pub mod weights;
 
 pub use report::Report;
 pub use scenario::{parse_scenario, Limits, Scenario, ScenarioError};
@@ -16,5 +23,7 @@ pub use scenario::{parse_scenario, Limits, Scenario, ScenarioError};
 pub fn run_text(text: &str, limits: &Limits) -> Result<Report, ScenarioError> {
     let v = parse_scenario(text)?;
     scenario::check_cost(&v.scenario, limits)?;
-    Err(ScenarioError::at("", "the engine is not built yet"))
+    let mut sim = engine::Sim::new(&v)?;
+    sim.run();
+    Ok(sim.report())
 }

@@ -1,0 +1,137 @@
+//! The CFS policies: `cfs-v6.2` and `latency-nice-v12` (v6.2 + the v12 series).
+//!
+//! One implementation serves both, because v12 is a patch series on the v6.2 code: where the
+//! series changed a function, the v12 behaviour is taken when `Fair::v12` is set, and each such
+//! place says so. With latency nice 0 everywhere and the three `get_latency_max()` clamps off,
+//! the v12 paths reduce to v6.2 decision for decision (tested in `tests/cfs_v12_noop.rs`).
+//!
+//! Files follow fair.c's sections: `timeline.rs` (the rb-tree and min_vruntime), `slice.rs`
+//! (period and slice arithmetic), `entity_ops.rs` (enqueue/dequeue/pick/put/tick at entity
+//! level), `wakeup.rs` (wakeup preemption and buddies), `latency.rs` (the v12 additions).
+
+pub mod entity_ops;
+pub mod latency;
+pub mod task_ops;
+pub mod slice;
+pub mod timeline;
+pub mod wakeup;
+
+use crate::entity::{Entity, NIL};
+use crate::rbtree::RbRootCached;
+use crate::tunables::Config;
+use crate::weights::LoadWeight;
+
+/// `DEQUEUE_SLEEP`, `ENQUEUE_WAKEUP` and friends (kernel/sched/sched.h).
+pub mod flags {
+    pub const DEQUEUE_SLEEP: u32 = 0x01;
+    pub const DEQUEUE_SAVE: u32 = 0x02;
+    pub const DEQUEUE_MOVE: u32 = 0x04;
+    pub const ENQUEUE_WAKEUP: u32 = 0x01;
+    pub const ENQUEUE_RESTORE: u32 = 0x02;
+    pub const ENQUEUE_MOVE: u32 = 0x04;
+    pub const ENQUEUE_MIGRATED: u32 = 0x40;
+    pub const WF_FORK: u32 = 0x08;
+}
+
+/// `struct cfs_rq` (the fields this model uses).
+#[derive(Clone, Debug)]
+pub struct CfsRq {
+    pub load: LoadWeight,
+    pub nr_running: u32,
+    pub h_nr_running: u32,
+    pub min_vruntime: u64,
+    pub tasks_timeline: RbRootCached,
+    /// v12 8/8: entities with a negative latency offset, keyed by vruntime + latency_offset.
+    pub latency_timeline: RbRootCached,
+    pub curr: u32,
+    pub next: u32,
+    pub last: u32,
+    pub skip: u32,
+    /// The CPU whose runqueue this is.
+    pub cpu: u32,
+    /// The group entity that owns this cfs_rq (NIL for a CPU's root cfs_rq).
+    pub owner: u32,
+}
+
+impl CfsRq {
+    /// `init_cfs_rq()`: min_vruntime starts at -(1 << 20) so that wrap-around is exercised
+    /// within the first millisecond of virtual time, as in the kernel.
+    pub fn new(cpu: u32, owner: u32) -> CfsRq {
+        CfsRq {
+            load: LoadWeight::default(),
+            nr_running: 0,
+            h_nr_running: 0,
+            min_vruntime: (-(1i64 << 20)) as u64,
+            tasks_timeline: RbRootCached::new(),
+            latency_timeline: RbRootCached::new(),
+            curr: NIL,
+            next: NIL,
+            last: NIL,
+            skip: NIL,
+            cpu,
+            owner,
+        }
+    }
+}
+
+/// Why `resched_curr()` was called: kept so the engine can attribute the switch that follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReschedCause {
+    Tick,
+    /// The wakeup of this task.
+    Wakeup(u32),
+    /// The fork of this task (`wake_up_new_task`): not a wakeup in the report's sense.
+    Fork(u32),
+    /// A `sched_setattr`-like change.
+    Attr,
+}
+
+/// The fair class: entities, runqueues and the effective configuration.
+#[derive(Clone, Debug)]
+pub struct Fair {
+    pub cfg: Config,
+    /// The v12 code paths (policy `latency-nice-v12`).
+    pub v12: bool,
+    pub ents: Vec<Entity>,
+    pub cfs_rqs: Vec<CfsRq>,
+    /// Per CPU: resched requested since the last schedule(), and why (first cause wins, as a
+    /// second wakeup sees TIF_NEED_RESCHED already set and returns early).
+    pub resched: Vec<Option<ReschedCause>>,
+    /// `rq_clock_task()`: the engine sets it before every call (one clock for all CPUs).
+    pub now: u64,
+}
+
+impl Fair {
+    pub fn new(cfg: Config, nr_entities: usize) -> Fair {
+        let cpus = cfg.cpus as usize;
+        let v12 = cfg.policy == crate::scenario::Policy::LatencyNiceV12;
+        Fair {
+            cfg,
+            v12,
+            ents: Vec::with_capacity(nr_entities),
+            cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
+            resched: vec![None; cpus],
+            now: 0,
+        }
+    }
+
+    /// The root cfs_rq of a CPU (`&rq->cfs`).
+    #[inline]
+    pub fn root_rq(&self, cpu: u32) -> u32 {
+        cpu
+    }
+
+    /// `resched_curr()`.
+    #[inline]
+    pub fn resched_curr(&mut self, cpu: u32, cause: ReschedCause) {
+        let r = &mut self.resched[cpu as usize];
+        if r.is_none() {
+            *r = Some(cause);
+        }
+    }
+
+    #[inline]
+    pub fn need_resched(&self, cpu: u32) -> bool {
+        self.resched[cpu as usize].is_some()
+    }
+}

@@ -1,0 +1,192 @@
+//! Task-level hooks of the fair class (kernel/sched/fair.c v6.2): enqueue_task_fair,
+//! dequeue_task_fair, pick_next_task_fair (the CONFIG_FAIR_GROUP_SCHED path), put_prev_task_fair,
+//! set_next_task_fair, task_tick_fair, task_fork_fair, migrate_task_rq_fair, reweight_task.
+
+use super::flags::*;
+use super::Fair;
+use crate::entity::NIL;
+use crate::weights::LoadWeight;
+
+impl Fair {
+    /// `enqueue_task_fair()` (v6.2): enqueue the entity and every ancestor not yet queued.
+    pub fn enqueue_task_fair(&mut self, se: u32, mut flags: u32) {
+        let mut s = se;
+        while s != NIL {
+            if self.ents[s as usize].on_rq {
+                break;
+            }
+            let q = self.ents[s as usize].cfs_rq;
+            self.enqueue_entity(q, s, flags);
+            self.cfs_rqs[q as usize].h_nr_running += 1;
+            flags = ENQUEUE_WAKEUP;
+            s = self.ents[s as usize].parent;
+        }
+        while s != NIL {
+            let q = self.ents[s as usize].cfs_rq;
+            self.cfs_rqs[q as usize].h_nr_running += 1;
+            s = self.ents[s as usize].parent;
+        }
+    }
+
+    /// `dequeue_task_fair()` (v6.2): dequeue up the hierarchy while each level empties.
+    pub fn dequeue_task_fair(&mut self, se: u32, mut flags: u32) {
+        let task_sleep = flags & DEQUEUE_SLEEP != 0;
+        let mut s = se;
+        while s != NIL {
+            let q = self.ents[s as usize].cfs_rq;
+            self.dequeue_entity(q, s, flags);
+            self.cfs_rqs[q as usize].h_nr_running -= 1;
+            if self.cfs_rqs[q as usize].load.weight != 0 {
+                // The parent still has other entities: it stays queued. Bias the next pick
+                // toward it, so the group keeps the CPU (dequeue's set_next_buddy).
+                s = self.ents[s as usize].parent;
+                if task_sleep && s != NIL {
+                    self.set_next_buddy(s);
+                }
+                break;
+            }
+            flags |= DEQUEUE_SLEEP;
+            s = self.ents[s as usize].parent;
+        }
+        while s != NIL {
+            let q = self.ents[s as usize].cfs_rq;
+            self.cfs_rqs[q as usize].h_nr_running -= 1;
+            s = self.ents[s as usize].parent;
+        }
+    }
+
+    /// `pick_next_task_fair()` (v6.2 with CONFIG_FAIR_GROUP_SCHED): `prev` is the task entity
+    /// that was running (NIL if the CPU was idle, which takes the "simple" path). Returns the
+    /// task entity to run, or NIL (the caller then puts prev and goes idle).
+    ///
+    /// On the group path the pick is made with `prev` still current and only then put back,
+    /// and a re-picked prev is not "set" again, so its slice accounting carries on: that is
+    /// the kernel's behaviour and it decides when a tick preempts.
+    pub fn pick_next_task_fair(&mut self, cpu: u32, prev: u32) -> u32 {
+        let root = self.root_rq(cpu);
+        if self.cfs_rqs[root as usize].h_nr_running == 0 {
+            return NIL;
+        }
+        if prev == NIL {
+            // simple:
+            let mut q = root;
+            loop {
+                let se = self.pick_next_entity(q, NIL);
+                self.set_next_entity(q, se);
+                let my_q = self.ents[se as usize].my_q;
+                if my_q == NIL {
+                    return se;
+                }
+                q = my_q;
+            }
+        }
+        let mut q = root;
+        let se = loop {
+            let mut curr = self.cfs_rqs[q as usize].curr;
+            if curr != NIL {
+                if self.ents[curr as usize].on_rq {
+                    self.update_curr(q);
+                } else {
+                    curr = NIL;
+                }
+            }
+            let se = self.pick_next_entity(q, curr);
+            let my_q = self.ents[se as usize].my_q;
+            if my_q == NIL {
+                break se;
+            }
+            q = my_q;
+        };
+        if se != prev {
+            // Touch the fewest cfs_rqs: put and set only where the two paths differ.
+            let (mut s, mut p) = (se, prev);
+            while self.ents[s as usize].cfs_rq != self.ents[p as usize].cfs_rq {
+                let (sd, pd) = (self.ents[s as usize].depth, self.ents[p as usize].depth);
+                if sd <= pd {
+                    let pq = self.ents[p as usize].cfs_rq;
+                    self.put_prev_entity(pq, p);
+                    p = self.ents[p as usize].parent;
+                }
+                if sd >= pd {
+                    let sq = self.ents[s as usize].cfs_rq;
+                    self.set_next_entity(sq, s);
+                    s = self.ents[s as usize].parent;
+                }
+            }
+            let q = self.ents[s as usize].cfs_rq;
+            self.put_prev_entity(q, p);
+            self.set_next_entity(q, s);
+        }
+        se
+    }
+
+    /// `put_prev_task_fair()` (v6.2).
+    pub fn put_prev_task_fair(&mut self, se: u32) {
+        let mut s = se;
+        while s != NIL {
+            let q = self.ents[s as usize].cfs_rq;
+            self.put_prev_entity(q, s);
+            s = self.ents[s as usize].parent;
+        }
+    }
+
+    /// `set_next_task_fair()` (v6.2): make a task current again after a change of attributes.
+    pub fn set_next_task_fair(&mut self, se: u32) {
+        let mut s = se;
+        while s != NIL {
+            let q = self.ents[s as usize].cfs_rq;
+            self.set_next_entity(q, s);
+            s = self.ents[s as usize].parent;
+        }
+    }
+
+    /// `task_tick_fair()` (v6.2): returns true if any level asked for a reschedule.
+    pub fn task_tick_fair(&mut self, se: u32) -> bool {
+        let mut s = se;
+        let mut resched = false;
+        while s != NIL {
+            let q = self.ents[s as usize].cfs_rq;
+            resched |= self.entity_tick(q, s);
+            s = self.ents[s as usize].parent;
+        }
+        resched
+    }
+
+    /// `task_fork_fair()` (v6.2), as if forked by the task running on the new task's CPU.
+    /// When that CPU is idle there is no parent entity; the child then starts from
+    /// min_vruntime (a modelling choice: the kernel's parent is always some running task).
+    /// Leaves the vruntime relative to min_vruntime, as the kernel does until the first
+    /// enqueue renormalises it.
+    pub fn task_fork_fair(&mut self, se: u32) {
+        let q = self.ents[se as usize].cfs_rq;
+        let curr = self.cfs_rqs[q as usize].curr;
+        if curr != NIL {
+            self.update_curr(q);
+            self.ents[se as usize].vruntime = self.ents[curr as usize].vruntime;
+        } else {
+            self.ents[se as usize].vruntime = self.cfs_rqs[q as usize].min_vruntime;
+        }
+        self.place_entity(q, se, true);
+        let m = self.cfs_rqs[q as usize].min_vruntime;
+        let e = &mut self.ents[se as usize];
+        e.vruntime = e.vruntime.wrapping_sub(m);
+    }
+
+    /// `migrate_task_rq_fair()` for a waking task (v6.2): make vruntime relative to the old
+    /// runqueue; the enqueue with ENQUEUE_MIGRATED adds the new one's min_vruntime.
+    pub fn migrate_task_rq_fair(&mut self, se: u32, new_rq: u32) {
+        let q = self.ents[se as usize].cfs_rq;
+        let m = self.cfs_rqs[q as usize].min_vruntime;
+        let e = &mut self.ents[se as usize];
+        e.vruntime = e.vruntime.wrapping_sub(m);
+        e.cfs_rq = new_rq;
+    }
+
+    /// `reweight_task()` (v6.2) while the task is off the runqueue (as `sched_setattr()` calls
+    /// it between dequeue and enqueue): the table weight and the table inverse.
+    pub fn reweight_task(&mut self, se: u32, nice: i32) {
+        let e = &mut self.ents[se as usize];
+        debug_assert!(!e.on_rq);
+        e.load = LoadWeight::for_nice(nice);
+    }
+}

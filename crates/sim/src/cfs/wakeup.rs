@@ -1,0 +1,148 @@
+//! Wakeup preemption and buddies (kernel/sched/fair.c v6.2: wakeup_gran … check_preempt_wakeup;
+//! v12 1/8 and 5/8 rewrote `wakeup_preempt_entity()`; the thread's follow-ups are variants).
+
+use super::{Fair, ReschedCause};
+use crate::entity::NIL;
+use crate::scenario::WakeupPreemptVariant;
+use crate::weights::calc_delta_fair;
+
+impl Fair {
+    /// `wakeup_gran()` (v6.2): the wakeup granularity in the *wakee's* virtual time, so light
+    /// wakees get a larger granularity (and preempt less readily).
+    #[inline]
+    pub fn wakeup_gran(&mut self, se: u32) -> u64 {
+        let g = self.cfg.wakeup_granularity_ns;
+        calc_delta_fair(g, &mut self.ents[se as usize].load)
+    }
+
+    /// `wakeup_preempt_entity(curr, se)`: should `se` preempt `curr`? 1 = yes, 0 = within
+    /// granularity, -1 = se is not ahead. v6.2, or v12 (with its clamp switchable and the
+    /// thread's two min_vruntime variants). `rq` is the cfs_rq they share (the variants need
+    /// its min_vruntime).
+    pub fn wakeup_preempt_entity(&mut self, rq: u32, curr: u32, se: u32) -> i32 {
+        let vdiff = self.ents[curr as usize].vruntime.wrapping_sub(self.ents[se as usize].vruntime) as i64;
+        if !self.v12 {
+            if vdiff <= 0 {
+                return -1;
+            }
+            let gran = self.wakeup_gran(se) as i64;
+            return i32::from(vdiff > gran);
+        }
+
+        let offset = self.wakeup_latency_gran(curr, se);
+        if vdiff < offset {
+            return -1;
+        }
+        // s64 + unsigned long: wrapping, then read back as s64.
+        let mut gran = offset.wrapping_add(self.wakeup_gran(se) as i64);
+        let latency_max = self.get_latency_max();
+        match self.cfg.feat.wakeup_preempt_variant {
+            WakeupPreemptVariant::V12 => {
+                // v12 1/8: a long sleeper capped at the sleeper credit must still get a
+                // chance to preempt, even when wakeup_gran() is as large as the latency.
+                if self.cfg.feat.latency_max_clamp_wakeup {
+                    gran = gran.min(latency_max as i64);
+                }
+                i32::from(vdiff > gran)
+            }
+            variant => {
+                if vdiff > gran {
+                    return 1;
+                }
+                let behind = self.cfs_rqs[rq as usize].min_vruntime.wrapping_sub(self.ents[se as usize].vruntime) as i64;
+                let fire = if variant == WakeupPreemptVariant::MinVruntime {
+                    // As first posted: s64 > unsigned long compares unsigned, so a wakee
+                    // ahead of min_vruntime (negative) always preempts.
+                    (behind as u64) > latency_max
+                } else {
+                    behind > latency_max as i64
+                };
+                i32::from(fire)
+            }
+        }
+    }
+
+    /// `set_next_buddy()` (v6.2).
+    pub fn set_next_buddy(&mut self, mut se: u32) {
+        while se != NIL {
+            let e = &self.ents[se as usize];
+            if !e.on_rq {
+                return;
+            }
+            let q = e.cfs_rq;
+            self.cfs_rqs[q as usize].next = se;
+            se = e.parent;
+        }
+    }
+
+    /// `set_last_buddy()` (v6.2).
+    pub fn set_last_buddy(&mut self, mut se: u32) {
+        while se != NIL {
+            let e = &self.ents[se as usize];
+            if !e.on_rq {
+                return;
+            }
+            let q = e.cfs_rq;
+            self.cfs_rqs[q as usize].last = se;
+            se = e.parent;
+        }
+    }
+
+    /// `find_matching_se()` (v6.2): walk both entities up to siblings on one cfs_rq.
+    pub fn find_matching_se(&self, mut se: u32, mut pse: u32) -> (u32, u32) {
+        let (mut sd, mut pd) = (self.ents[se as usize].depth, self.ents[pse as usize].depth);
+        while sd > pd {
+            se = self.ents[se as usize].parent;
+            sd -= 1;
+        }
+        while pd > sd {
+            pse = self.ents[pse as usize].parent;
+            pd -= 1;
+        }
+        while self.ents[se as usize].cfs_rq != self.ents[pse as usize].cfs_rq {
+            se = self.ents[se as usize].parent;
+            pse = self.ents[pse as usize].parent;
+        }
+        (se, pse)
+    }
+
+    /// `check_preempt_wakeup()` (v6.2): `curr` is the running task's entity, `p` the woken
+    /// one's, both on `cpu`. Returns the verdict of `wakeup_preempt_entity` (or None when it
+    /// was not asked).
+    pub fn check_preempt_wakeup(&mut self, cpu: u32, curr: u32, p: u32, cause: ReschedCause) -> Option<i32> {
+        let fork = matches!(cause, ReschedCause::Fork(_));
+        if curr == p {
+            return None;
+        }
+        // task_cfs_rq(curr): the cfs_rq the running task is queued on.
+        let curr_rq = self.ents[curr as usize].cfs_rq;
+        let scale = u64::from(self.cfs_rqs[curr_rq as usize].nr_running) >= self.cfg.sched_nr_latency;
+        let mut next_buddy_marked = false;
+        if self.cfg.feat.next_buddy && scale && !fork {
+            self.set_next_buddy(p);
+            next_buddy_marked = true;
+        }
+        // A wakeup that finds TIF_NEED_RESCHED already set changes nothing more.
+        if self.need_resched(cpu) {
+            return None;
+        }
+        if !self.cfg.feat.wakeup_preemption {
+            return None;
+        }
+        let (se, pse) = self.find_matching_se(curr, p);
+        let q = self.ents[se as usize].cfs_rq;
+        self.update_curr(q);
+        let verdict = self.wakeup_preempt_entity(q, se, pse);
+        if verdict == 1 {
+            // Bias the pick toward the entity that triggered the preemption.
+            if !next_buddy_marked {
+                self.set_next_buddy(pse);
+            }
+            self.resched_curr(cpu, cause);
+            if self.ents[se as usize].on_rq && self.cfg.feat.last_buddy && scale && self.ents[se as usize].is_task() {
+                self.set_last_buddy(se);
+            }
+        }
+        Some(verdict)
+    }
+}

@@ -1,0 +1,274 @@
+//! The discrete-event engine: time in integer nanoseconds, one clock for all CPUs.
+//!
+//! The engine owns tasks, CPUs and the event queue; all scheduling decisions are made by the
+//! policy (`crate::cfs::Fair`). `events.rs` documents the order of events at one instant.
+
+pub mod events;
+mod report;
+mod sched;
+pub mod stats;
+pub mod task;
+
+use crate::cfs::Fair;
+use crate::entity::{Entity, NIL};
+use crate::rng::Rng;
+use crate::scenario::{self, Policy, ScenarioError, SetAttrs, Target, Validated};
+use crate::tunables::Config;
+use crate::weights::LoadWeight;
+use events::{Class, Queue};
+use task::{Beh, TState, Task, TaskStats};
+
+/// A simulated CPU.
+#[derive(Clone, Debug)]
+pub struct Cpu {
+    /// The running task, or NIL when idle.
+    pub curr: u32,
+    /// Bumped at every switch, so that a completion scheduled for an earlier stint is stale.
+    pub gen: u32,
+    pub busy_ns: u64,
+    /// First CPU of this CPU's last-level cache.
+    pub llc_first: u32,
+    pub llc_size: u32,
+}
+
+/// A `timeline` entry resolved to the tasks it changes.
+#[derive(Clone, Debug)]
+struct Change {
+    at_ns: u64,
+    tasks: Vec<u32>,
+    set: SetAttrs,
+}
+
+/// One simulation run.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub name: String,
+    pub seed: u64,
+    pub duration_ns: u64,
+    pub fair: Fair,
+    pub tasks: Vec<Task>,
+    pub cpus: Vec<Cpu>,
+    pub now: u64,
+    /// Scheduler events processed (see `Sim::events` doc in the README of the engine).
+    pub events: u64,
+    pub warnings: Vec<String>,
+    queue: Queue,
+    changes: Vec<Change>,
+    /// CPUs asked to reschedule during the current instant.
+    dirty: Vec<u32>,
+    cgroups: Vec<scenario::Cgroup>,
+    finished: bool,
+}
+
+impl Sim {
+    /// Build a run from a validated scenario. Refuses (with the path) what the engine does not
+    /// simulate yet, rather than running something else silently.
+    pub fn new(v: &Validated) -> Result<Sim, ScenarioError> {
+        let s = &v.scenario;
+        let cfg = Config::from_scenario(s);
+        if matches!(cfg.policy, Policy::EevdfV66 | Policy::EevdfV612) {
+            return Err(ScenarioError::at(
+                "scheduler.policy",
+                format!("{} is not simulated yet in this version of Fairground (cfs-v6.2 and latency-nice-v12 are)", cfg.policy.name()),
+            ));
+        }
+        if !s.workloads.is_empty() {
+            return Err(ScenarioError::at(
+                "workloads[0]",
+                "hackbench and schbench workloads are not simulated yet in this version of Fairground",
+            ));
+        }
+        let mut warnings = v.warnings.clone();
+        if !s.cgroups.is_empty() {
+            warnings.push(
+                "cgroups are not scheduled as task groups yet: every task runs in the root group (cgroup figures still sum their tasks)"
+                    .to_string(),
+            );
+        }
+
+        let expanded = scenario::expand(s);
+        let ncpus = cfg.cpus;
+        let llc = s.machine.llc_size.unwrap_or(ncpus).max(1);
+        let mut fair = Fair::new(cfg, expanded.len());
+        let v12 = fair.v12;
+        let mut tasks = Vec::with_capacity(expanded.len());
+        for (i, t) in expanded.iter().enumerate() {
+            let i = i as u32;
+            let Some(spec) = t.behavior.as_ref() else {
+                return Err(ScenarioError::at("workloads", "workload tasks are not simulated yet"));
+            };
+            let mut e = Entity::new(i, LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
+            if v12 {
+                e.latency_offset = fair.calc_latency_offset(t.attrs.latency_nice);
+            }
+            fair.ents.push(e);
+            let mut allowed = t.attrs.cpus.clone().unwrap_or_default();
+            allowed.sort_unstable();
+            allowed.dedup();
+            let cgroup = t.attrs.cgroup.as_ref().and_then(|c| s.cgroups.iter().position(|g| &g.name == c)).map(|x| x as u32);
+            tasks.push(Task {
+                name: t.name.clone(),
+                se: i,
+                cpu: 0,
+                state: TState::Unborn,
+                nice: t.attrs.nice,
+                latency_nice: t.attrs.latency_nice,
+                allowed,
+                cgroup,
+                start_ns: t.start_ns,
+                beh: Beh::from_spec(spec),
+                work_left: 0,
+                run_start: 0,
+                next_fire: 0,
+                rng: Rng::new(s.seed, i as u64),
+                waking_since: None,
+                preempted_since: None,
+                stats: TaskStats::default(),
+            });
+        }
+
+        let changes = resolve_timeline(s, &expanded);
+        let cpus = (0..ncpus)
+            .map(|c| Cpu { curr: NIL, gen: 0, busy_ns: 0, llc_first: c / llc * llc, llc_size: llc })
+            .collect();
+        let mut queue = Queue::with_capacity(tasks.len() * 2 + changes.len() + 8);
+        for (i, t) in tasks.iter().enumerate() {
+            queue.push(t.start_ns, Class::Fork, i as u32, 0);
+        }
+        for (i, c) in changes.iter().enumerate() {
+            queue.push(c.at_ns, Class::Timeline, i as u32, 0);
+        }
+        queue.push(0, Class::Tick, 0, 0);
+
+        Ok(Sim {
+            name: s.name.clone(),
+            seed: s.seed,
+            duration_ns: s.duration_ms * 1_000_000,
+            fair,
+            tasks,
+            cpus,
+            now: 0,
+            events: 0,
+            warnings,
+            queue,
+            changes,
+            dirty: Vec::with_capacity(ncpus as usize),
+            cgroups: s.cgroups.clone(),
+            finished: false,
+        })
+    }
+
+    /// Process every event of the next instant (and the reschedules it causes). Returns false
+    /// when the run has reached its end.
+    pub fn step_instant(&mut self) -> bool {
+        let t = match self.queue.peek_time() {
+            Some(t) if t < self.duration_ns => t,
+            _ => return false,
+        };
+        self.now = t;
+        self.fair.now = t;
+        while self.queue.peek_time() == Some(t) {
+            let Some(ev) = self.queue.pop() else { break };
+            match ev.class {
+                Class::Completion => self.on_completion(ev.id, ev.gen),
+                Class::Timeline => self.on_timeline(ev.id),
+                Class::Fork => self.on_fork(ev.id),
+                Class::Timer => self.on_timer(ev.id),
+                Class::Tick => self.on_tick(),
+            }
+        }
+        if !self.dirty.is_empty() {
+            let mut dirty = std::mem::take(&mut self.dirty);
+            dirty.sort_unstable();
+            dirty.dedup();
+            for &cpu in &dirty {
+                if self.fair.need_resched(cpu) {
+                    self.schedule(cpu);
+                }
+            }
+            dirty.clear();
+            self.dirty = dirty;
+        }
+        true
+    }
+
+    /// Run until simulated time `t` (exclusive) or the end of the run.
+    pub fn run_until(&mut self, t: u64) {
+        while self.queue.peek_time().is_some_and(|x| x < t) && self.step_instant() {}
+    }
+
+    /// Run to the end.
+    pub fn run(&mut self) {
+        while self.step_instant() {}
+        self.finish();
+    }
+
+    /// Charge running tasks up to the end of the run (idempotent).
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        self.now = self.duration_ns;
+        self.fair.now = self.duration_ns;
+        for cpu in 0..self.cpus.len() {
+            let curr = self.cpus[cpu].curr;
+            if curr != NIL {
+                let q = self.fair.ents[curr as usize].cfs_rq;
+                self.fair.update_curr(q);
+                let t = &self.tasks[curr as usize];
+                self.cpus[cpu].busy_ns += self.duration_ns - t.run_start;
+            }
+        }
+    }
+
+    fn on_tick(&mut self) {
+        for cpu in 0..self.cpus.len() as u32 {
+            let curr = self.cpus[cpu as usize].curr;
+            if curr == NIL {
+                continue;
+            }
+            self.events += 1;
+            if self.fair.task_tick_fair(curr) {
+                self.dirty.push(cpu);
+            }
+        }
+        let next = self.now + self.fair.cfg.tick_ns;
+        self.queue.push(next, Class::Tick, 0, 0);
+    }
+
+    fn on_timeline(&mut self, idx: u32) {
+        self.events += 1;
+        let Some(c) = self.changes.get(idx as usize) else { return };
+        let (tasks, set) = (c.tasks.clone(), c.set.clone());
+        for t in tasks {
+            self.setattr(t, &set);
+        }
+    }
+}
+
+/// Resolve each task-targeted timeline entry to task indices: an expanded name, a base name
+/// (all its instances) or a workload name (all its tasks). Cgroup entries change nothing yet.
+fn resolve_timeline(s: &scenario::Scenario, expanded: &[scenario::ExpandedTask]) -> Vec<Change> {
+    s.timeline
+        .iter()
+        .map(|e| {
+            let tasks = match &e.target {
+                Target::Task(name) => expanded
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| {
+                        t.name == *name
+                            || match &t.origin {
+                                scenario::Origin::Task { spec, .. } => s.tasks[*spec].name == *name,
+                                scenario::Origin::Workload { spec, .. } => s.workloads[*spec].name == *name,
+                            }
+                    })
+                    .map(|(i, _)| i as u32)
+                    .collect(),
+                Target::Cgroup(_) => Vec::new(),
+            };
+            Change { at_ns: e.at_ns, tasks, set: e.set.clone() }
+        })
+        .collect()
+}

@@ -1,0 +1,305 @@
+//! What the core scheduler (kernel/sched/core.c) does around the fair class: `__schedule()`,
+//! `try_to_wake_up()`, `wake_up_new_task()`, `__sched_setscheduler()`, and the wakeup and fork
+//! placement model (`select_task_rq_fair()`'s fast path, simplified: see docs/model.md).
+
+use super::events::Class;
+use super::task::{Beh, TState, FOREVER};
+use super::Sim;
+use crate::cfs::flags::*;
+use crate::cfs::ReschedCause;
+use crate::entity::NIL;
+use crate::scenario::SetAttrs;
+
+impl Sim {
+    /// `__schedule()`: pick the next task of `cpu` and switch to it.
+    pub(super) fn schedule(&mut self, cpu: u32) {
+        self.events += 1;
+        // clear_tsk_need_resched() comes before the pick, so the pick sees no pending resched.
+        let cause = self.fair.resched[cpu as usize].take();
+        let prev = self.cpus[cpu as usize].curr;
+        let next = self.fair.pick_next_task_fair(cpu, prev);
+        if next == NIL && prev != NIL {
+            self.fair.put_prev_task_fair(prev);
+        }
+        if next == prev {
+            return;
+        }
+        if prev != NIL {
+            self.switch_out(cpu, prev, cause);
+        }
+        self.cpus[cpu as usize].curr = next;
+        if next != NIL {
+            self.switch_in(cpu, next);
+        }
+    }
+
+    fn switch_out(&mut self, cpu: u32, prev: u32, cause: Option<ReschedCause>) {
+        let now = self.now;
+        let c = &mut self.cpus[cpu as usize];
+        c.gen = c.gen.wrapping_add(1);
+        let t = &mut self.tasks[prev as usize];
+        let ran = now - t.run_start;
+        c.busy_ns += ran;
+        if t.work_left != FOREVER {
+            t.work_left -= ran.min(t.work_left);
+        }
+        if t.state != TState::Running {
+            return; // it went to sleep: a voluntary switch
+        }
+        t.state = TState::Runnable;
+        t.stats.involuntary += 1;
+        t.preempted_since = Some(now);
+        match cause {
+            Some(ReschedCause::Tick) => t.stats.involuntary_tick += 1,
+            Some(ReschedCause::Wakeup(w)) => {
+                t.stats.involuntary_wakeup += 1;
+                self.tasks[w as usize].stats.wakeup_preemptions += 1;
+            }
+            _ => {}
+        }
+    }
+
+    fn switch_in(&mut self, cpu: u32, next: u32) {
+        let now = self.now;
+        let gen = self.cpus[cpu as usize].gen;
+        let t = &mut self.tasks[next as usize];
+        t.state = TState::Running;
+        t.run_start = now;
+        t.stats.switches += 1;
+        if let Some(w) = t.waking_since.take() {
+            t.stats.wakeup_latency.push(now - w);
+        }
+        if let Some(p) = t.preempted_since.take() {
+            t.stats.preempt_delay.push(now - p);
+        }
+        if t.work_left != FOREVER {
+            self.queue.push(now + t.work_left, Class::Completion, cpu, gen);
+        }
+    }
+
+    /// The running task of `cpu` finished its burst: it sleeps and calls schedule().
+    pub(super) fn on_completion(&mut self, cpu: u32, gen: u32) {
+        let c = &self.cpus[cpu as usize];
+        if c.gen != gen || c.curr == NIL {
+            return; // a stint that was cut short by a preemption
+        }
+        self.events += 1;
+        let ti = c.curr;
+        let now = self.now;
+        {
+            let t = &mut self.tasks[ti as usize];
+            t.state = TState::Sleeping;
+            if let Beh::Bursty { sleep, .. } = &t.beh {
+                let sleep = sleep.clone();
+                let d = t.rng.draw_ns(&sleep);
+                self.queue.push(now + d, Class::Timer, ti, 0);
+            }
+        }
+        self.fair.dequeue_task_fair(ti, DEQUEUE_SLEEP);
+        self.schedule(cpu);
+    }
+
+    /// `sched_fork()` + `wake_up_new_task()`: the task appears at its start time.
+    pub(super) fn on_fork(&mut self, ti: u32) {
+        self.events += 1;
+        let cpu = self.select_fork_cpu(ti);
+        let root = self.fair.root_rq(cpu);
+        let now = self.now;
+        let t = &mut self.tasks[ti as usize];
+        t.cpu = cpu;
+        self.fair.ents[ti as usize].cfs_rq = root;
+        self.fair.task_fork_fair(ti);
+        if let Some(p) = t.beh.period() {
+            t.next_fire = t.start_ns + p;
+            self.queue.push(t.next_fire, Class::Timer, ti, 0);
+        }
+        if t.beh.forked_asleep() {
+            // Forked, then asleep until its first timer: it keeps its fork placement, made
+            // absolute as the first enqueue would have made it.
+            t.state = TState::Sleeping;
+            let m = self.fair.cfs_rqs[root as usize].min_vruntime;
+            let e = &mut self.fair.ents[ti as usize];
+            e.vruntime = e.vruntime.wrapping_add(m);
+            return;
+        }
+        t.work_left = match &t.beh {
+            Beh::Hog => FOREVER,
+            Beh::Bursty { run, .. } => {
+                let run = run.clone();
+                t.rng.draw_ns(&run).max(1)
+            }
+            Beh::Duty { quota, .. } => (*quota).max(1),
+            Beh::Periodic { run, .. } => *run,
+        };
+        t.state = TState::Runnable;
+        let _ = now;
+        // activate_task() without ENQUEUE_WAKEUP: enqueue_entity renormalises the vruntime.
+        self.fair.enqueue_task_fair(ti, 0);
+        self.check_preempt_curr(cpu, ti, ReschedCause::Fork(ti));
+    }
+
+    /// A timer expiry (periodic, duty) or the end of a sleep (bursty).
+    pub(super) fn on_timer(&mut self, ti: u32) {
+        self.events += 1;
+        let t = &mut self.tasks[ti as usize];
+        let (work, periodic) = match &t.beh {
+            Beh::Periodic { period, run } => (*run, Some(*period)),
+            Beh::Duty { quota, period } => ((*quota).max(1), Some(*period)),
+            Beh::Bursty { run, .. } => {
+                let run = run.clone();
+                (t.rng.draw_ns(&run).max(1), None)
+            }
+            Beh::Hog => return,
+        };
+        if let Some(p) = periodic {
+            t.next_fire += p;
+            self.queue.push(t.next_fire, Class::Timer, ti, 0);
+            if t.state != TState::Sleeping {
+                // Still busy: periodic skips this firing; duty's quota carries on and the
+                // period adds nothing, so quotas never accumulate.
+                t.stats.overruns += 1;
+                return;
+            }
+        }
+        self.try_to_wake_up(ti, work);
+    }
+
+    /// `try_to_wake_up()`: choose a CPU, enqueue with ENQUEUE_WAKEUP, check preemption.
+    fn try_to_wake_up(&mut self, ti: u32, work: u64) {
+        let cpu = self.select_task_rq(ti);
+        let mut flags = ENQUEUE_WAKEUP;
+        let now = self.now;
+        let t = &mut self.tasks[ti as usize];
+        if cpu != t.cpu {
+            flags |= ENQUEUE_MIGRATED;
+            t.stats.migrations += 1;
+            t.cpu = cpu;
+            let root = self.fair.root_rq(cpu);
+            self.fair.migrate_task_rq_fair(ti, root);
+        }
+        t.work_left = work;
+        t.state = TState::Runnable;
+        t.stats.wakeups += 1;
+        t.waking_since = Some(now);
+        self.fair.enqueue_task_fair(ti, flags);
+        self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
+    }
+
+    /// `check_preempt_curr()`: an idle CPU always reschedules; otherwise ask the fair class.
+    fn check_preempt_curr(&mut self, cpu: u32, ti: u32, cause: ReschedCause) {
+        let curr = self.cpus[cpu as usize].curr;
+        if curr == NIL {
+            self.fair.resched_curr(cpu, cause);
+        } else {
+            self.fair.check_preempt_wakeup(cpu, curr, ti, cause);
+        }
+        if self.fair.need_resched(cpu) {
+            self.dirty.push(cpu);
+        }
+    }
+
+    /// `__sched_setscheduler()` for nice and latency nice: dequeue/put, change, enqueue/set,
+    /// then `prio_changed_fair()` when the nice level changed.
+    pub(super) fn setattr(&mut self, ti: u32, set: &SetAttrs) {
+        let state = self.tasks[ti as usize].state;
+        let queued = matches!(state, TState::Runnable | TState::Running);
+        let running = state == TState::Running;
+        let cpu = self.tasks[ti as usize].cpu;
+        if queued {
+            self.fair.dequeue_task_fair(ti, DEQUEUE_SAVE | DEQUEUE_MOVE);
+        }
+        if running {
+            self.fair.put_prev_task_fair(ti);
+        }
+        let old_nice = self.tasks[ti as usize].nice;
+        if let Some(n) = set.nice {
+            self.tasks[ti as usize].nice = n;
+            self.fair.reweight_task(ti, n);
+        }
+        if let Some(l) = set.latency_nice {
+            self.tasks[ti as usize].latency_nice = l;
+            if self.fair.v12 {
+                self.fair.ents[ti as usize].latency_offset = self.fair.calc_latency_offset(l);
+            }
+        }
+        if queued {
+            self.fair.enqueue_task_fair(ti, ENQUEUE_RESTORE | ENQUEUE_MOVE);
+        }
+        if running {
+            self.fair.set_next_task_fair(ti);
+        }
+        let new_nice = self.tasks[ti as usize].nice;
+        if queued && new_nice != old_nice {
+            // prio_changed_fair()
+            let root = self.fair.root_rq(cpu);
+            if self.fair.cfs_rqs[root as usize].nr_running > 1 {
+                if running {
+                    if new_nice > old_nice {
+                        self.fair.resched_curr(cpu, ReschedCause::Attr);
+                    }
+                } else if self.cpus[cpu as usize].curr != NIL {
+                    let curr = self.cpus[cpu as usize].curr;
+                    self.fair.check_preempt_wakeup(cpu, curr, ti, ReschedCause::Attr);
+                }
+                if self.fair.need_resched(cpu) {
+                    self.dirty.push(cpu);
+                }
+            }
+        }
+    }
+
+    fn cpu_idle(&self, cpu: u32) -> bool {
+        self.cpus[cpu as usize].curr == NIL && self.fair.cfs_rqs[self.fair.root_rq(cpu) as usize].h_nr_running == 0
+    }
+
+    /// Wakeup placement (`select_task_rq_fair()` fast path, modelled): the previous CPU if it
+    /// is idle; else the first idle CPU of its LLC, scanning from the one after it and
+    /// wrapping, as `select_idle_cpu()` does; else the previous CPU. Affinity always holds.
+    fn select_task_rq(&self, ti: u32) -> u32 {
+        let t = &self.tasks[ti as usize];
+        let prev = t.cpu;
+        if self.cpus.len() == 1 {
+            return 0;
+        }
+        if t.may_run_on(prev) && self.cpu_idle(prev) {
+            return prev;
+        }
+        let c = &self.cpus[prev as usize];
+        for k in 1..c.llc_size {
+            let cpu = c.llc_first + (prev - c.llc_first + k) % c.llc_size;
+            if t.may_run_on(cpu) && self.cpu_idle(cpu) {
+                return cpu;
+            }
+        }
+        if t.may_run_on(prev) {
+            return prev;
+        }
+        self.select_fork_cpu(ti)
+    }
+
+    /// Fork placement: the allowed CPU with the fewest runnable tasks (lowest id on ties).
+    fn select_fork_cpu(&self, ti: u32) -> u32 {
+        let t = &self.tasks[ti as usize];
+        let load = |cpu: u32| {
+            let q = &self.fair.cfs_rqs[self.fair.root_rq(cpu) as usize];
+            q.h_nr_running
+        };
+        let mut best = NIL;
+        let mut best_load = u32::MAX;
+        for cpu in 0..self.cpus.len() as u32 {
+            if !t.may_run_on(cpu) {
+                continue;
+            }
+            let l = load(cpu);
+            if l < best_load {
+                best = cpu;
+                best_load = l;
+            }
+        }
+        if best == NIL {
+            0
+        } else {
+            best
+        }
+    }
+}
