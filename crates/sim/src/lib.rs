@@ -5,6 +5,7 @@
 //! produces the report of contract §2. Functions that model kernel code carry the kernel's
 //! names and say which version they follow, so that they can be read next to `fair.c`.
 
+pub mod rbtree;
 pub mod report;
 pub mod scenario;
 
