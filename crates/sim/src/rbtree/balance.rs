@@ -49,7 +49,13 @@ fn set_parent_color<A: RbAccess + ?Sized>(
 
 /// `__rb_change_child()`: make `parent` (or the root) point at `new` instead of `old`.
 #[inline(always)]
-fn change_child<A: RbAccess + ?Sized>(root: &mut RbRootCached, acc: &mut A, old: u32, new: u32, parent: u32) {
+fn change_child<A: RbAccess + ?Sized>(
+    root: &mut RbRootCached,
+    acc: &mut A,
+    old: u32,
+    new: u32,
+    parent: u32,
+) {
     if parent != NIL {
         let p = acc.node_mut(parent);
         if p.left == old {
@@ -202,7 +208,11 @@ where
             set_parent_color(root, acc, child, pc_parent, pc_color);
             rebalance = NIL;
         } else {
-            rebalance = if pc_color == Color::Black { pc_parent } else { NIL };
+            rebalance = if pc_color == Color::Black {
+                pc_parent
+            } else {
+                NIL
+            };
         }
         propagate_from = pc_parent;
     } else if child == NIL {
@@ -238,7 +248,10 @@ where
             C::copy(acc, node, successor);
             C::propagate(acc, parent, successor);
         }
-        root.record(RbOp::Replace { old: node, new: successor });
+        root.record(RbOp::Replace {
+            old: node,
+            new: successor,
+        });
 
         acc.node_mut(successor).left = left;
         acc.node_mut(left).parent = successor;

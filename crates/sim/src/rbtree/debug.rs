@@ -20,7 +20,11 @@ pub fn shape<A: RbAccess + ?Sized>(root: &RbRootCached, acc: &A) -> RbShape {
         nodes.push((n, r.color, r.left, r.right));
         n = rb_next(acc, n);
     }
-    RbShape { root: root.root, leftmost: root.leftmost, nodes }
+    RbShape {
+        root: root.root,
+        leftmost: root.leftmost,
+        nodes,
+    }
 }
 
 /// A red-black tree over u32 ids cannot be taller than twice the bits of an id, plus slack;
@@ -55,19 +59,33 @@ where
     let bh = walk(acc, root.root, 0, &mut order)?;
     for w in order.windows(2) {
         if less(acc, w[1], w[0]) {
-            return Err(format!("order violated: {} sorts before its predecessor {}", w[1], w[0]));
+            return Err(format!(
+                "order violated: {} sorts before its predecessor {}",
+                w[1], w[0]
+            ));
         }
     }
     if order.first().copied() != Some(root.leftmost) {
-        return Err(format!("leftmost is {} but first in order is {:?}", root.leftmost, order.first()));
+        return Err(format!(
+            "leftmost is {} but first in order is {:?}",
+            root.leftmost,
+            order.first()
+        ));
     }
     Ok(bh)
 }
 
 /// Recursive check of the subtree at `id`, pushing ids in in-order; returns its black height.
-fn walk<A: RbAccess + ?Sized>(acc: &A, id: u32, depth: usize, order: &mut Vec<u32>) -> Result<usize, String> {
+fn walk<A: RbAccess + ?Sized>(
+    acc: &A,
+    id: u32,
+    depth: usize,
+    order: &mut Vec<u32>,
+) -> Result<usize, String> {
     if depth > MAX_DEPTH {
-        return Err(format!("tree deeper than {MAX_DEPTH} at node {id}: corrupt or cyclic"));
+        return Err(format!(
+            "tree deeper than {MAX_DEPTH} at node {id}: corrupt or cyclic"
+        ));
     }
     let n = *acc.node(id);
     if n.parent == CLEARED {
@@ -78,7 +96,10 @@ fn walk<A: RbAccess + ?Sized>(acc: &A, id: u32, depth: usize, order: &mut Vec<u3
     let right = child(acc, id, n.color, n.right, depth, order)?;
     let heights = [left, right];
     if heights[0] != heights[1] {
-        return Err(format!("black heights differ under {id}: left {} right {}", heights[0], heights[1]));
+        return Err(format!(
+            "black heights differ under {id}: left {} right {}",
+            heights[0], heights[1]
+        ));
     }
     Ok(heights[0] + usize::from(n.color == Color::Black))
 }
@@ -98,7 +119,10 @@ fn child<A: RbAccess + ?Sized>(
     let c = acc.node(child);
     // Checking the back link before descending also rules out cycles.
     if c.parent != id {
-        return Err(format!("node {child} is a child of {id} but its parent is {}", c.parent));
+        return Err(format!(
+            "node {child} is a child of {id} but its parent is {}",
+            c.parent
+        ));
     }
     if color == Color::Red && c.color == Color::Red {
         return Err(format!("red node {id} has red child {child}"));

@@ -47,7 +47,12 @@ pub struct RbNode {
 
 impl RbNode {
     /// A node that is in no tree (`RB_CLEAR_NODE`).
-    pub const CLEARED: RbNode = RbNode { parent: CLEARED, left: NIL, right: NIL, color: Color::Red };
+    pub const CLEARED: RbNode = RbNode {
+        parent: CLEARED,
+        left: NIL,
+        right: NIL,
+        color: Color::Red,
+    };
 }
 
 impl Default for RbNode {
@@ -93,12 +98,20 @@ impl Default for RbRootCached {
 impl RbRootCached {
     /// An empty tree without a log (`RB_ROOT_CACHED`).
     pub const fn new() -> Self {
-        RbRootCached { root: NIL, leftmost: NIL, log: None }
+        RbRootCached {
+            root: NIL,
+            leftmost: NIL,
+            log: None,
+        }
     }
 
     /// An empty tree that records every operation.
     pub fn with_log() -> Self {
-        RbRootCached { root: NIL, leftmost: NIL, log: Some(Vec::new()) }
+        RbRootCached {
+            root: NIL,
+            leftmost: NIL,
+            log: Some(Vec::new()),
+        }
     }
 
     /// Models `RB_EMPTY_ROOT()`.
@@ -311,8 +324,19 @@ where
 
 /// Models `rb_link_node()`: attach `id` as a red leaf.
 #[inline(always)]
-fn link_node<A: RbAccess + ?Sized>(root: &mut RbRootCached, acc: &mut A, id: u32, parent: u32, left: bool) {
-    *acc.node_mut(id) = RbNode { parent, left: NIL, right: NIL, color: Color::Red };
+fn link_node<A: RbAccess + ?Sized>(
+    root: &mut RbRootCached,
+    acc: &mut A,
+    id: u32,
+    parent: u32,
+    left: bool,
+) {
+    *acc.node_mut(id) = RbNode {
+        parent,
+        left: NIL,
+        right: NIL,
+        color: Color::Red,
+    };
     if parent == NIL {
         root.root = id;
     } else if left {

@@ -26,7 +26,10 @@ fn less(a: &Arena, x: u32, y: u32) -> bool {
 /// Arena where id `i` has key `i` (id 0 unused), tree built by inserting `seq` in order.
 fn build(seq: &[u32]) -> (Arena, RbRootCached) {
     let n = seq.iter().copied().max().unwrap_or(0) as usize + 1;
-    let mut a = Arena { keys: (0..n as i64).collect(), nodes: vec![RbNode::default(); n] };
+    let mut a = Arena {
+        keys: (0..n as i64).collect(),
+        nodes: vec![RbNode::default(); n],
+    };
     let mut t = RbRootCached::with_log();
     for &id in seq {
         rb_add_cached(&mut t, id, &mut a, less);
@@ -47,10 +50,22 @@ fn ascending_123_rotates_left_once() {
         t.log.as_deref(),
         Some(
             &[
-                RbOp::Insert { id: 1, parent: N, left: false },
+                RbOp::Insert {
+                    id: 1,
+                    parent: N,
+                    left: false
+                },
                 RbOp::Recolor { id: 1, color: B },
-                RbOp::Insert { id: 2, parent: 1, left: false },
-                RbOp::Insert { id: 3, parent: 2, left: false },
+                RbOp::Insert {
+                    id: 2,
+                    parent: 1,
+                    left: false
+                },
+                RbOp::Insert {
+                    id: 3,
+                    parent: 2,
+                    left: false
+                },
                 RbOp::RotateLeft { id: 1 },
                 RbOp::Recolor { id: 2, color: B },
                 RbOp::Recolor { id: 1, color: R },
@@ -66,8 +81,29 @@ fn descending_321_rotates_right_once() {
     assert_eq!((s.root, s.leftmost), (2, 1));
     assert_eq!(s.nodes, vec![(1, R, N, N), (2, B, 1, 3), (3, R, N, N)]);
     let log = t.take_log();
-    assert_eq!(&log[2..4], &[RbOp::Insert { id: 2, parent: 3, left: true }, RbOp::Insert { id: 1, parent: 2, left: true }]);
-    assert_eq!(&log[4..], &[RbOp::RotateRight { id: 3 }, RbOp::Recolor { id: 2, color: B }, RbOp::Recolor { id: 3, color: R }]);
+    assert_eq!(
+        &log[2..4],
+        &[
+            RbOp::Insert {
+                id: 2,
+                parent: 3,
+                left: true
+            },
+            RbOp::Insert {
+                id: 1,
+                parent: 2,
+                left: true
+            }
+        ]
+    );
+    assert_eq!(
+        &log[4..],
+        &[
+            RbOp::RotateRight { id: 3 },
+            RbOp::Recolor { id: 2, color: B },
+            RbOp::Recolor { id: 3, color: R }
+        ]
+    );
 }
 
 #[test]
@@ -95,7 +131,17 @@ fn one_to_six() -> (Arena, RbRootCached) {
     let (a, mut t) = build(&[1, 2, 3, 4, 5, 6]);
     let s = shape(&t, &a);
     assert_eq!((s.root, s.leftmost), (2, 1));
-    assert_eq!(s.nodes, vec![(1, B, N, N), (2, B, 1, 4), (3, B, N, N), (4, R, 3, 5), (5, B, N, 6), (6, R, N, N)]);
+    assert_eq!(
+        s.nodes,
+        vec![
+            (1, B, N, N),
+            (2, B, 1, 4),
+            (3, B, N, N),
+            (4, R, 3, 5),
+            (5, B, N, 6),
+            (6, R, N, N)
+        ]
+    );
     t.take_log();
     (a, t)
 }
@@ -113,7 +159,16 @@ fn erase_root_uses_successor_then_case4() {
     check_invariants(&t, &a, less).expect("invariants");
     let s = shape(&t, &a);
     assert_eq!((s.root, s.leftmost), (3, 1));
-    assert_eq!(s.nodes, vec![(1, B, N, N), (3, B, 1, 5), (4, B, N, N), (5, R, 4, 6), (6, B, N, N)]);
+    assert_eq!(
+        s.nodes,
+        vec![
+            (1, B, N, N),
+            (3, B, 1, 5),
+            (4, B, N, N),
+            (5, R, 4, 6),
+            (6, B, N, N)
+        ]
+    );
     assert_eq!(
         t.take_log(),
         vec![
@@ -136,7 +191,16 @@ fn erase_leftmost_black_leaf_case1_then_case2() {
     check_invariants(&t, &a, less).expect("invariants");
     let s = shape(&t, &a);
     assert_eq!((s.root, s.leftmost), (4, 2));
-    assert_eq!(s.nodes, vec![(2, B, N, 3), (3, R, N, N), (4, B, 2, 5), (5, B, N, 6), (6, R, N, N)]);
+    assert_eq!(
+        s.nodes,
+        vec![
+            (2, B, N, 3),
+            (3, R, N, N),
+            (4, B, 2, 5),
+            (5, B, N, 6),
+            (6, R, N, N)
+        ]
+    );
     assert_eq!(
         t.take_log(),
         vec![
@@ -152,7 +216,10 @@ fn erase_leftmost_black_leaf_case1_then_case2() {
 
 #[test]
 fn equal_keys_queue_in_insertion_order() {
-    let mut a = Arena { keys: vec![7; 5], nodes: vec![RbNode::default(); 5] };
+    let mut a = Arena {
+        keys: vec![7; 5],
+        nodes: vec![RbNode::default(); 5],
+    };
     let mut t = RbRootCached::new();
     for id in 0..5 {
         let became_leftmost = rb_add_cached(&mut t, id, &mut a, less);
