@@ -35,11 +35,11 @@ pub struct Entity {
 
 impl Entity {
     /// `__sched_fork()` (v6.2 + v12): a fresh entity, off every runqueue.
-    pub fn new(id: u32, load: LoadWeight, cfs_rq: u32) -> Entity {
+    pub fn new(load: LoadWeight, cfs_rq: u32) -> Entity {
         Entity {
             load,
-            run_node: RbNode::cleared(id),
-            latency_node: RbNode::cleared(id),
+            run_node: RbNode::CLEARED,
+            latency_node: RbNode::CLEARED,
             vruntime: 0,
             exec_start: 0,
             sum_exec_runtime: 0,

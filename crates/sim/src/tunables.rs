@@ -4,7 +4,7 @@
 //! `get_update_sysctl_factor()` in `update_sysctl()` at boot. `sched_nr_latency` is not
 //! rescaled there (only a debugfs write recomputes it), so it stays 8 unless given.
 
-use crate::scenario::{ClampOffset, Features, Policy, Scaling, Scenario, WakeupPreemptVariant};
+use crate::scenario::{ClampOffset, Features, Policy, Scaling, Scenario, Tunables, WakeupPreemptVariant};
 
 pub const NSEC_PER_SEC: u64 = 1_000_000_000;
 
@@ -155,18 +155,21 @@ impl Feat {
 
 impl Config {
     pub fn from_scenario(s: &Scenario) -> Config {
-        let t = &s.scheduler.tunables;
-        let policy = s.scheduler.policy;
+        Config::new(s.scheduler.policy, s.machine.cpus, s.machine.hz, &s.scheduler.tunables, &s.scheduler.features)
+    }
+
+    /// The effective configuration of `policy` on `cpus` CPUs at `hz`.
+    pub fn new(policy: Policy, cpus: u32, hz: u32, t: &Tunables, features: &Features) -> Config {
         let scaling = t.tunable_scaling.unwrap_or(Scaling::Log);
-        let factor = sysctl_factor(s.machine.cpus, scaling);
+        let factor = sysctl_factor(cpus, scaling);
         let cfs = policy.is_cfs();
         // Tunables that do not apply to the policy keep their kernel defaults (and are unused).
         let pick = |v: Option<u64>, applies: bool, default: u64| if applies { v.unwrap_or(default) } else { default };
         Config {
             policy,
-            cpus: s.machine.cpus,
-            hz: s.machine.hz,
-            tick_ns: tick_nsec(s.machine.hz),
+            cpus,
+            hz,
+            tick_ns: tick_nsec(hz),
             factor,
             latency_ns: factor * pick(t.latency_ns, cfs, 6_000_000),
             min_granularity_ns: factor * pick(t.min_granularity_ns, cfs, 750_000),
@@ -174,7 +177,7 @@ impl Config {
             wakeup_granularity_ns: factor * pick(t.wakeup_granularity_ns, cfs, 1_000_000),
             sched_nr_latency: pick(t.sched_nr_latency, cfs, 8),
             base_slice_ns: factor * pick(t.base_slice_ns, !cfs, 750_000),
-            feat: Feat::resolve(policy, &s.scheduler.features),
+            feat: Feat::resolve(policy, features),
         }
     }
 }

@@ -90,7 +90,7 @@ impl Fair {
             return;
         }
         let e = &self.ents[se as usize];
-        if e.latency_offset >= 0 || !e.latency_node.is_cleared(se) {
+        if e.latency_offset >= 0 || e.latency_node.parent != rbtree::CLEARED {
             return;
         }
         if flags & ENQUEUE_WAKEUP == 0 {
@@ -108,13 +108,13 @@ impl Fair {
 
     /// `__dequeue_latency()` (v12 8/8): returns whether it was in the tree.
     pub fn dequeue_latency(&mut self, rq: u32, se: u32) -> bool {
-        if self.ents[se as usize].latency_node.is_cleared(se) {
+        if self.ents[se as usize].latency_node.parent == rbtree::CLEARED {
             return false;
         }
         let root = &mut self.cfs_rqs[rq as usize].latency_timeline;
         let mut acc = LatencyNodes(&mut self.ents);
         rbtree::rb_erase_cached(root, se, &mut acc);
-        self.ents[se as usize].latency_node = RbNode::cleared(se);
+        self.ents[se as usize].latency_node = RbNode::CLEARED;
         true
     }
 

@@ -97,7 +97,7 @@ impl Sim {
             let Some(spec) = t.behavior.as_ref() else {
                 return Err(ScenarioError::at("workloads", "workload tasks are not simulated yet"));
             };
-            let mut e = Entity::new(i, LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
+            let mut e = Entity::new(LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
             if v12 {
                 e.latency_offset = fair.calc_latency_offset(t.attrs.latency_nice);
             }
