@@ -1,1 +1,183 @@
-fn main() {}
+//! `fairground`: run Fairground scenarios from the command line (contract §2).
+//!
+//! `fairground run FILE [--json]` prints a readable summary, or with `--json` the report of
+//! contract §2. Invalid input (unreadable file, syntax, validation, cost) prints the error to
+//! stderr and exits 2.
+
+use fairground_sim::report::{LatencyStats, Report};
+use fairground_sim::{run_text, Limits};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: fairground run FILE [--json]
+
+  run FILE     run a scenario file (JSON or JSONC, contract §1)
+  --json       print the report as JSON (contract §2) instead of a summary
+  -h, --help   show this help";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("run") => run(&args[1..]),
+        Some("-h") | Some("--help") | Some("help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> ExitCode {
+    let mut json = false;
+    let mut file = None;
+    for a in args {
+        match a.as_str() {
+            "--json" => json = true,
+            s if s.starts_with('-') && s != "-" => {
+                eprintln!("fairground: unknown option {s}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            s => {
+                if file.replace(s.to_string()).is_some() {
+                    eprintln!("fairground: more than one FILE given\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    let Some(file) = file else {
+        eprintln!("fairground: no FILE given\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let text = if file == "-" {
+        let mut s = String::new();
+        match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+            Ok(_) => s,
+            Err(e) => {
+                eprintln!("fairground: cannot read standard input: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        match std::fs::read_to_string(&file) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("fairground: cannot read {file}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    match run_text(&text, &Limits::NATIVE) {
+        Ok(report) => {
+            if json {
+                match serde_json::to_string_pretty(&report) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("fairground: cannot write the report: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
+            } else {
+                print!("{}", summary(&report));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn us(ns: Option<u64>) -> String {
+    match ns {
+        Some(v) if v % 1000 == 0 => format!("{}", v / 1000),
+        Some(v) => format!("{:.1}", v as f64 / 1000.0),
+        None => "-".into(),
+    }
+}
+
+/// schbench prints "Wakeup Latencies percentiles (usec)" with one line per percentile; this
+/// prints the same per task.
+fn percentiles(title: &str, s: &LatencyStats) -> String {
+    let mut out = format!("  {title} percentiles (usec) runtime samples: {}\n", s.count);
+    if s.count == 0 {
+        return out;
+    }
+    for (label, v) in [
+        ("50.0th", s.p50),
+        ("75.0th", s.p75),
+        ("90.0th", s.p90),
+        ("95.0th", s.p95),
+        ("*99.0th", s.p99),
+        ("99.5th", s.p995),
+        ("99.9th", s.p999),
+    ] {
+        out.push_str(&format!("  \t{label:>7}: {}\n", us(v)));
+    }
+    out.push_str(&format!("  \t    min={}, mean={}, max={}\n", us(s.min), us(s.mean), us(s.max)));
+    out
+}
+
+fn summary(r: &Report) -> String {
+    let mut out = format!(
+        "scenario: {}\npolicy:   {}   seed {}   duration {} ms   {} events\n",
+        r.scenario,
+        r.policy,
+        r.seed,
+        r.duration_ns / 1_000_000,
+        r.events
+    );
+    let e = &r.effective;
+    let mut eff = Vec::new();
+    for (k, v) in [
+        ("latency_ns", e.latency_ns),
+        ("min_granularity_ns", e.min_granularity_ns),
+        ("wakeup_granularity_ns", e.wakeup_granularity_ns),
+        ("sched_nr_latency", e.sched_nr_latency),
+        ("base_slice_ns", e.base_slice_ns),
+        ("latency_max_ns", e.latency_max_ns),
+    ] {
+        if let Some(v) = v {
+            eff.push(format!("{k}={v}"));
+        }
+    }
+    eff.push(format!("tick_ns={}", e.tick_ns));
+    out.push_str(&format!("effective: {} (factor {})\n", eff.join(" "), e.factor));
+    for w in &r.warnings {
+        out.push_str(&format!("warning: {w}\n"));
+    }
+    out.push('\n');
+    for t in &r.tasks {
+        out.push_str(&format!(
+            "{}: cpu {:.3} ms ({:.2}%)  wakeups {}  switches {}  involuntary {} (tick {}, wakeup {})  wakeup preemptions {}  migrations {}  overruns {}\n",
+            t.name,
+            t.cpu_ns as f64 / 1e6,
+            t.share * 100.0,
+            t.wakeups,
+            t.switches,
+            t.involuntary,
+            t.involuntary_tick,
+            t.involuntary_wakeup,
+            t.wakeup_preemptions,
+            t.migrations,
+            t.overruns
+        ));
+        out.push_str(&percentiles("Wakeup Latencies", &t.wakeup_latency_ns));
+        if t.preempt_delay_ns.count > 0 {
+            out.push_str(&percentiles("Preempt Delays", &t.preempt_delay_ns));
+        }
+    }
+    for g in &r.cgroups {
+        out.push_str(&format!("cgroup {}: cpu {:.3} ms\n", g.name, g.cpu_ns as f64 / 1e6));
+        out.push_str(&percentiles("Wakeup Latencies", &g.wakeup_latency_ns));
+    }
+    out.push_str("\ncpus:");
+    for c in &r.cpus {
+        out.push_str(&format!(" {}:{:.1}%", c.id, c.busy_ns as f64 * 100.0 / r.duration_ns.max(1) as f64));
+    }
+    out.push('\n');
+    out
+}
