@@ -1,5 +1,22 @@
-//! Cost estimate (placeholder: being written).
-use super::{Scenario, ScenarioError};
+//! Cost estimate (contract §1.1): a scenario whose cost is beyond what the target can hold is
+//! refused before it starts, with the estimate and the limit, never with a crash.
+//!
+//! # Formula (an estimate, deliberately simple and pessimistic; not a measurement)
+//! With `D` = duration in ns and `TICK_NSEC` = (10^9 + HZ/2) / HZ:
+//! - ticks: `D / TICK_NSEC × min(cpus, tasks)`;
+//! - per task, 4 events per wakeup (wakeup, switch in, switch out, timer or sleep):
+//!   `periodic` and `duty`: `D / period`; `bursty`: `D / max(1 µs, mean run + mean sleep)`
+//!   with the distributions' means (`exp` m → m, `uniform` [lo, hi] → (lo+hi)/2,
+//!   `normal` [m, sd] → m); `hog`: 0;
+//! - `hackbench`: `groups × fds × fds × loops × 2` message events × 4;
+//! - `schbench`: `messengers × workers × D / (sleep_us + cputime_us + 1 µs)` × 4.
+//!
+//! Memory: 512 bytes per task + 256 bytes per CPU + 32 bytes per event (the recorded run).
+//! All arithmetic is integer (saturating) except the `bursty` means, so the decision is the
+//! same on every target.
+
+use super::expand::expanded_len;
+use super::{Behavior, Dist, Scenario, ScenarioError, WorkloadKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -18,10 +35,126 @@ pub struct CostEstimate {
     pub memory_bytes: u64,
 }
 
-pub fn estimate(_s: &Scenario) -> CostEstimate {
-    CostEstimate { events: 0, memory_bytes: 0 }
+const EVENTS_PER_WAKEUP: u128 = 4;
+
+fn mean_us(d: &Dist) -> f64 {
+    match *d {
+        Dist::Fixed(x) | Dist::Exp(x) => x,
+        Dist::Uniform(lo, hi) => (lo + hi) / 2.0,
+        Dist::Normal(m, _) => m.max(0.0),
+    }
 }
 
-pub fn check_cost(_s: &Scenario, _l: &Limits) -> Result<CostEstimate, ScenarioError> {
-    Ok(estimate(_s))
+/// Wakeups of one task over `d` ns.
+fn wakeups(b: &Behavior, d: u128) -> u128 {
+    match b {
+        Behavior::Hog => 0,
+        Behavior::Periodic { period_us, .. } | Behavior::Duty { period_us, .. } => {
+            d / (u128::from(*period_us) * 1000).max(1)
+        }
+        Behavior::Bursty { run_us, sleep_us } => {
+            let cycle_ns = ((mean_us(run_us) + mean_us(sleep_us)) * 1000.0).max(1000.0);
+            // `as` saturates; cycle_ns is at most 2·10^10.
+            d / (cycle_ns as u128).max(1)
+        }
+    }
+}
+
+/// Estimated scheduler events and memory of a run of `s`.
+pub fn estimate(s: &Scenario) -> CostEstimate {
+    let d = u128::from(s.duration_ms) * 1_000_000;
+    let hz = u128::from(s.machine.hz.max(1));
+    let tick = (1_000_000_000 + hz / 2) / hz;
+    let ntasks = u128::from(expanded_len(s));
+    let cpus = u128::from(s.machine.cpus);
+    let mut events = d / tick * cpus.min(ntasks);
+    for t in &s.tasks {
+        events += u128::from(t.count) * wakeups(&t.behavior, d) * EVENTS_PER_WAKEUP;
+    }
+    for w in &s.workloads {
+        events += match w.kind {
+            WorkloadKind::Hackbench { groups, fds, loops, .. } => {
+                u128::from(groups) * u128::from(fds) * u128::from(fds) * u128::from(loops) * 2 * EVENTS_PER_WAKEUP
+            }
+            WorkloadKind::Schbench { messengers, workers, sleep_us, cputime_us, .. } => {
+                let round_ns = (u128::from(sleep_us) + u128::from(cputime_us) + 1) * 1000;
+                u128::from(messengers) * u128::from(workers) * (d / round_ns) * EVENTS_PER_WAKEUP
+            }
+        };
+    }
+    let memory = 512 * ntasks + 256 * cpus + 32 * events;
+    let sat = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
+    CostEstimate { events: sat(events), memory_bytes: sat(memory) }
+}
+
+/// `x` with two significant digits, rounded up when `up` (else down): `5.2e9`, `4e9`, `950`.
+fn sci(x: u64, up: bool) -> String {
+    if x < 10_000 {
+        return x.to_string();
+    }
+    let e = x.ilog10() - 1;
+    let p = 10u64.pow(e);
+    let top = if up { x.div_ceil(p) } else { x / p };
+    // Rounding up may carry to 100 (e.g. 9.95e9 → 10e9).
+    let (top, e) = if top >= 100 { (top / 10, e + 1) } else { (top, e) };
+    let exp = e + 1;
+    if top % 10 == 0 { format!("{}e{exp}", top / 10) } else { format!("{}.{}e{exp}", top / 10, top % 10) }
+}
+
+/// Bytes in GiB or MiB with one decimal (rounded up when `up`).
+fn bytes(x: u64, unit: u64, name: &str, up: bool) -> String {
+    let tenths = u128::from(x) * 10;
+    let u = u128::from(unit);
+    let t = if up { tenths.div_ceil(u) } else { tenths / u };
+    if t % 10 == 0 { format!("{} {name}", t / 10) } else { format!("{}.{} {name}", t / 10, t % 10) }
+}
+
+/// Refuse a scenario whose estimate exceeds `l` (error path "": the whole scenario).
+pub fn check_cost(s: &Scenario, l: &Limits) -> Result<CostEstimate, ScenarioError> {
+    let c = estimate(s);
+    const HINT: &str = "shorten duration_ms or reduce tasks";
+    if c.events > l.max_events {
+        return Err(ScenarioError::at(
+            "",
+            format!(
+                "estimated {} scheduler events exceeds the limit of {} for this target; {HINT}",
+                sci(c.events, true),
+                sci(l.max_events, false)
+            ),
+        ));
+    }
+    if c.memory_bytes > l.max_memory_bytes {
+        let (unit, name) = if l.max_memory_bytes >= 1 << 30 { (1u64 << 30, "GiB") } else { (1 << 20, "MiB") };
+        return Err(ScenarioError::at(
+            "",
+            format!(
+                "estimated {} of memory for the recorded run exceeds the limit of {} for this target; {HINT}",
+                bytes(c.memory_bytes, unit, name, true),
+                bytes(l.max_memory_bytes, unit, name, false)
+            ),
+        ));
+    }
+    Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sci_format() {
+        assert_eq!(sci(950, true), "950");
+        assert_eq!(sci(4_000_000_000, false), "4e9");
+        assert_eq!(sci(5_210_000_000, true), "5.3e9");
+        assert_eq!(sci(5_200_000_000, true), "5.2e9");
+        assert_eq!(sci(4_000_000_001, true), "4.1e9");
+        assert_eq!(sci(9_950_000_000, true), "1e10");
+        assert_eq!(sci(u64::MAX, true), "1.9e19");
+    }
+
+    #[test]
+    fn bytes_format() {
+        assert_eq!(bytes(8 << 30, 1 << 30, "GiB", false), "8 GiB");
+        assert_eq!(bytes((8 << 30) + 1, 1 << 30, "GiB", true), "8.1 GiB");
+    }
 }

@@ -1,16 +1,19 @@
 //! Scenario files (contract §1): JSONC syntax, strict validation with JSON paths, expansion.
 
 pub mod model;
+mod fields;
 mod jsonc;
 mod parse;
+mod refs;
+mod tasks;
 mod expand;
 mod cost;
 mod write;
 
 pub use cost::{check_cost, estimate, CostEstimate, Limits};
-pub use expand::{expand, ExpandedTask, Origin};
+pub use expand::{expand, expanded_len, target_tasks, workload_roles, ExpandedTask, Origin};
 pub use model::*;
-pub use parse::{parse_scenario, Validated};
+pub use parse::{parse_scenario, parse_value, Validated, MAX_TASKS};
 pub use write::to_json;
 
 use std::fmt;

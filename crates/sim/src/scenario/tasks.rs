@@ -1,0 +1,329 @@
+//! `tasks`, `workloads` and behaviours (contract §1, §1.3, §1.4).
+
+use super::fields::*;
+use super::parse::P;
+use super::refs::slice;
+use super::{Attrs, Behavior, Dist, ScenarioError, TaskSpec, Workload, WorkloadKind};
+use serde_json::Value;
+
+const TASK_KEYS: &[&str] =
+    &["name", "count", "nice", "latency_nice", "slice_us", "cgroup", "cpus", "start_ms", "stagger_us", "behavior"];
+
+const COMMON: &[&str] = &["kind", "name", "start_ms", "nice", "latency_nice", "slice_us", "cgroup", "cpus"];
+const HACKBENCH: &[&str] = &["groups", "fds", "loops", "msg_us", "pipe_msgs"];
+const SCHBENCH: &[&str] = &["messengers", "workers", "sleep_us", "cputime_us", "msg_us"];
+
+/// Range of each workload parameter.
+fn param_range(k: &str) -> (u64, u64) {
+    match k {
+        "groups" | "fds" => (1, 64),
+        "loops" => (1, 10_000_000),
+        "msg_us" => (0, 10_000),
+        "pipe_msgs" => (1, 65_536),
+        "messengers" => (1, 256),
+        "workers" => (1, 1024),
+        _ => (0, 10_000_000), // sleep_us, cputime_us
+    }
+}
+
+const DIST_WHAT: &str =
+    "a number of µs in 0..=10000000 or one of {\"exp\": mean}, {\"uniform\": [lo, hi]}, {\"normal\": [mean, sd]}";
+
+impl P {
+    /// A task or workload name, unique among both.
+    fn unique_name(&mut self, x: &Value, kp: &str) -> R<String> {
+        let n = name(x, kp)?;
+        if self.names.contains(&n) {
+            return Err(expected(kp, "a name not used by an earlier task or workload", x));
+        }
+        self.names.push(n.clone());
+        Ok(n)
+    }
+
+    fn start_ms(&self, x: &Value, kp: &str) -> R<u64> {
+        uint(x, kp, 0, self.cx.duration_ms.unwrap_or(600_000))
+    }
+
+    /// The attributes shared by tasks and workloads; `Ok(false)` if `k` is not one of them.
+    fn attr(&mut self, k: &str, x: &Value, kp: &str, a: &mut Attrs) -> R<bool> {
+        match k {
+            "nice" => a.nice = i32_in(x, kp, -20, 19)?,
+            "latency_nice" => {
+                a.latency_nice = i32_in(x, kp, -20, 19)?;
+                self.warn_latency_nice(kp, a.latency_nice, false);
+            }
+            "slice_us" => {
+                let s = slice(x, kp)?;
+                a.slice_us = (s != 0).then_some(s);
+                self.warn_slice(kp, a.slice_us);
+            }
+            "cgroup" => {
+                a.cgroup = match x {
+                    Value::Null => None,
+                    _ => {
+                        let n = string(x, kp, "the name of a cgroup or null")?;
+                        if !self.cx.cgroup_names.iter().any(|c| c == n) {
+                            return Err(expected(kp, "the name of a cgroup or null", x));
+                        }
+                        Some(n.to_string())
+                    }
+                }
+            }
+            "cpus" => a.cpus = Some(self.cpu_list(x, kp)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn cpu_list(&self, v: &Value, path: &str) -> R<Vec<u32>> {
+        let a = arr(v, path)?;
+        if a.is_empty() {
+            return Err(expected(path, "a non-empty array of CPU ids", v));
+        }
+        let max = self.cx.cpus.unwrap_or(1024).saturating_sub(1);
+        let mut out: Vec<u32> = Vec::with_capacity(a.len());
+        for (j, x) in a.iter().enumerate() {
+            let jp = idx(path, j);
+            let c = u32_in(x, &jp, 0, max)?;
+            if out.contains(&c) {
+                return Err(expected(&jp, "a CPU id not already listed", x));
+            }
+            out.push(c);
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn tasks(&mut self, v: &Value, path: &str) -> R<Vec<TaskSpec>> {
+        let mut out = Vec::new();
+        let mut total = 0u64;
+        for (i, e) in arr(v, path)?.iter().enumerate() {
+            let ep = idx(path, i);
+            let o = obj(e, &ep)?;
+            let mut t = TaskSpec {
+                name: String::new(),
+                count: 1,
+                attrs: Attrs::default(),
+                start_ms: 0,
+                stagger_us: 0,
+                behavior: Behavior::Hog,
+            };
+            let (mut named, mut behaved) = (false, false);
+            for (k, x) in o {
+                let kp = key(&ep, k);
+                match k.as_str() {
+                    "name" => {
+                        t.name = self.unique_name(x, &kp)?;
+                        named = true;
+                    }
+                    "count" => t.count = u32_in(x, &kp, 1, 4096)?,
+                    "start_ms" => t.start_ms = self.start_ms(x, &kp)?,
+                    "stagger_us" => t.stagger_us = uint(x, &kp, 0, 1_000_000_000)?,
+                    "behavior" => {
+                        t.behavior = behavior(x, &kp)?;
+                        behaved = true;
+                    }
+                    _ => {
+                        if !self.attr(k, x, &kp, &mut t.attrs)? {
+                            return Err(unknown(&ep, k, TASK_KEYS));
+                        }
+                    }
+                }
+            }
+            if !named {
+                return Err(missing(&ep, "name"));
+            }
+            if !behaved {
+                return Err(missing(&ep, "behavior"));
+            }
+            total += u64::from(t.count);
+            out.push(t);
+        }
+        self.add_tasks(total, path)?;
+        Ok(out)
+    }
+
+    pub(crate) fn workloads(&mut self, v: &Value, path: &str) -> R<Vec<Workload>> {
+        let mut out = Vec::new();
+        let mut total = 0u64;
+        for (i, e) in arr(v, path)?.iter().enumerate() {
+            let ep = idx(path, i);
+            let o = obj(e, &ep)?;
+            let kind = o.get("kind").and_then(Value::as_str).filter(|k| matches!(*k, "hackbench" | "schbench"));
+            let params: Vec<&str> = match kind {
+                Some("hackbench") => HACKBENCH.to_vec(),
+                Some(_) => SCHBENCH.to_vec(),
+                None => HACKBENCH.iter().chain(SCHBENCH.iter().filter(|k| **k != "msg_us")).copied().collect(),
+            };
+            let allowed: Vec<&str> = COMMON.iter().chain(params.iter()).copied().collect();
+            let (mut wname, mut start_ms, mut attrs) = (None, 0, Attrs::default());
+            let mut got: Vec<(&str, u64)> = Vec::new();
+            for (k, x) in o {
+                let kp = key(&ep, k);
+                match k.as_str() {
+                    "kind" => {
+                        one_of(x, &kp, &[("hackbench", ()), ("schbench", ())])?;
+                    }
+                    "name" => wname = Some(self.unique_name(x, &kp)?),
+                    "start_ms" => start_ms = self.start_ms(x, &kp)?,
+                    _ if params.contains(&k.as_str()) => {
+                        if kind.is_some() {
+                            let (lo, hi) = param_range(k);
+                            let p = params.iter().find(|p| **p == k.as_str()).copied().unwrap_or("");
+                            got.push((p, uint(x, &kp, lo, hi)?));
+                        }
+                    }
+                    _ => {
+                        if !self.attr(k, x, &kp, &mut attrs)? {
+                            return Err(unknown(&ep, k, &allowed));
+                        }
+                    }
+                }
+            }
+            let name = wname.ok_or_else(|| missing(&ep, "name"))?;
+            let kind = kind.ok_or_else(|| missing(&ep, "kind"))?;
+            let param = |k: &str, default: Option<u64>| {
+                got.iter().find(|(p, _)| *p == k).map(|(_, v)| *v).or(default).ok_or_else(|| missing(&ep, k))
+            };
+            let as32 = |x: u64| u32::try_from(x).unwrap_or(u32::MAX);
+            let (kind, n) = if kind == "hackbench" {
+                let (groups, fds) = (as32(param("groups", None)?), as32(param("fds", Some(20))?));
+                let k = WorkloadKind::Hackbench {
+                    groups,
+                    fds,
+                    loops: param("loops", Some(100))?,
+                    msg_us: param("msg_us", Some(2))?,
+                    pipe_msgs: as32(param("pipe_msgs", Some(655))?),
+                };
+                (k, 2 * u64::from(groups) * u64::from(fds))
+            } else {
+                let (messengers, workers) = (as32(param("messengers", None)?), as32(param("workers", None)?));
+                let (sleep_us, msg_us) = (param("sleep_us", Some(10_000))?, param("msg_us", Some(2))?);
+                if sleep_us == 0 && msg_us == 0 {
+                    let msg = "sleep_us and msg_us are both 0: the messengers would loop without simulated time \
+                               passing (expected at least one of them > 0)";
+                    return Err(ScenarioError::at(&ep, msg));
+                }
+                let cputime_us = param("cputime_us", Some(10_000))?;
+                let k = WorkloadKind::Schbench { messengers, workers, sleep_us, cputime_us, msg_us };
+                (k, u64::from(messengers) * (1 + u64::from(workers)))
+            };
+            total += n;
+            out.push(Workload { name, start_ms, attrs, kind });
+        }
+        self.add_tasks(total, path)?;
+        Ok(out)
+    }
+}
+
+fn behavior(v: &Value, path: &str) -> R<Behavior> {
+    let o = obj(v, path)?;
+    let kinds = [("hog", 0u8), ("periodic", 1), ("bursty", 2), ("duty", 3)];
+    let kind = o.get("kind").and_then(Value::as_str).and_then(|s| kinds.iter().find(|(n, _)| *n == s)).map(|k| k.1);
+    let allowed: &[&str] = match kind {
+        Some(0) => &["kind"],
+        Some(1) => &["kind", "period_us", "run_us"],
+        Some(2) => &["kind", "run_us", "sleep_us"],
+        Some(3) => &["kind", "percent", "period_us"],
+        _ => &["kind", "period_us", "run_us", "sleep_us", "percent"],
+    };
+    let (mut period, mut run, mut percent) = (None, None, None);
+    let (mut run_d, mut sleep_d) = (None, None);
+    for (k, x) in o {
+        let kp = key(path, k);
+        if !allowed.contains(&k.as_str()) {
+            return Err(unknown(path, k, allowed));
+        }
+        match (k.as_str(), kind) {
+            ("kind", _) => {
+                one_of(x, &kp, &kinds)?;
+            }
+            (_, None) => {} // the kind is missing or invalid: reported below or at its own place
+            ("period_us", _) => period = Some(uint(x, &kp, 1, 10_000_000)?),
+            ("run_us", Some(2)) => run_d = Some(dist(x, &kp)?),
+            ("run_us", _) => run = Some(uint(x, &kp, 1, 10_000_000)?),
+            ("sleep_us", _) => sleep_d = Some(dist(x, &kp)?),
+            _ => percent = Some(u32_in(x, &kp, 1, 100)?), // percent
+        }
+    }
+    Ok(match kind.ok_or_else(|| missing(path, "kind"))? {
+        0 => Behavior::Hog,
+        1 => Behavior::Periodic { period_us: need(period, path, "period_us")?, run_us: need(run, path, "run_us")? },
+        2 => {
+            let (run_us, sleep_us) = (need(run_d, path, "run_us")?, need(sleep_d, path, "sleep_us")?);
+            if always_zero(&run_us) && always_zero(&sleep_us) {
+                let msg = "run_us and sleep_us are both always 0: simulated time would never advance \
+                           (expected at least one of them to be able to exceed 0)";
+                return Err(ScenarioError::at(path, msg));
+            }
+            Behavior::Bursty { run_us, sleep_us }
+        }
+        _ => Behavior::Duty { percent: need(percent, path, "percent")?, period_us: need(period, path, "period_us")? },
+    })
+}
+
+fn need<T>(x: Option<T>, path: &str, k: &str) -> R<T> {
+    x.ok_or_else(|| missing(path, k))
+}
+
+fn always_zero(d: &Dist) -> bool {
+    match *d {
+        Dist::Fixed(x) => x == 0.0,
+        Dist::Exp(_) => false,
+        Dist::Uniform(_, hi) => hi == 0.0,
+        Dist::Normal(m, sd) => m == 0.0 && sd == 0.0,
+    }
+}
+
+/// A bursty duration: a number or a one-key distribution object (contract §1.3).
+fn dist(v: &Value, path: &str) -> R<Dist> {
+    const MAX: f64 = 10_000_000.0;
+    match v {
+        Value::Number(_) => Ok(Dist::Fixed(num(v, path, 0.0, MAX, DIST_WHAT)?)),
+        Value::Object(o) => {
+            let mut it = o.iter();
+            let (Some((k, x)), None) = (it.next(), it.next()) else {
+                return Err(expected(path, "an object with exactly one of the keys exp, uniform, normal", v));
+            };
+            let kp = key(path, k);
+            match k.as_str() {
+                "exp" => {
+                    let m = num(x, &kp, 0.0, MAX, "a mean in µs, > 0 and <= 10000000")?;
+                    if m <= 0.0 {
+                        return Err(expected(&kp, "a mean in µs, > 0 and <= 10000000", x));
+                    }
+                    Ok(Dist::Exp(m))
+                }
+                "uniform" => {
+                    let (lo, hi) = pair(x, &kp, "[lo, hi]")?;
+                    if hi < lo {
+                        return Err(expected(&idx(&kp, 1), &format!("hi >= lo ({lo})"), &o_index(x, 1)));
+                    }
+                    Ok(Dist::Uniform(lo, hi))
+                }
+                "normal" => {
+                    let (m, sd) = pair(x, &kp, "[mean, sd]")?;
+                    Ok(Dist::Normal(m, sd))
+                }
+                _ => Err(unknown(path, k, &["exp", "uniform", "normal"])),
+            }
+        }
+        _ => Err(expected(path, DIST_WHAT, v)),
+    }
+}
+
+fn o_index(v: &Value, i: usize) -> Value {
+    v.get(i).cloned().unwrap_or(Value::Null)
+}
+
+/// Two numbers in 0..=10^7.
+fn pair(v: &Value, path: &str, shape: &str) -> R<(f64, f64)> {
+    let what = format!("an array {shape} of two numbers in 0..=10000000");
+    match v.as_array().map(Vec::as_slice) {
+        Some([a, b]) => {
+            let a = num(a, &idx(path, 0), 0.0, 10_000_000.0, "a number in 0..=10000000")?;
+            let b = num(b, &idx(path, 1), 0.0, 10_000_000.0, "a number in 0..=10000000")?;
+            Ok((a, b))
+        }
+        _ => Err(expected(path, &what, v)),
+    }
+}
