@@ -122,6 +122,8 @@ fn syntax(message: impl Into<String>, line: usize, column: usize) -> ScenarioErr
 
 /// Parse JSON or JSONC text into a `Value` in document order.
 pub(crate) fn parse(text: &str) -> Result<Value, ScenarioError> {
+    // A byte-order mark (some editors write one) is not part of the text an editor shows.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let plain = match strip(text) {
         Ok(p) => p,
         Err(at) => {
@@ -252,6 +254,22 @@ mod tests {
         let e = parse("{\"a\": 1,\n \"a\": 2}").unwrap_err();
         assert!(e.message.contains("duplicate key"), "{e}");
         assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        let e = parse(&deep).unwrap_err();
+        assert!(e.message.contains("recursion limit"), "{e}");
+        let deep = "{\"a\":".repeat(50_000);
+        assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        assert_eq!(parse("\u{feff}{\"a\": 1}").unwrap()["a"], 1);
+        let e = parse("\u{feff}{x}").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(1), Some(2)));
     }
 
     #[test]

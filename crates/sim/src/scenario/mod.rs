@@ -1,4 +1,7 @@
 //! Scenario files (contract §1): JSONC syntax, strict validation with JSON paths, expansion.
+//!
+//! The choices the contract leaves open (error shapes, bounds, expansion order, cost formula)
+//! are listed in `CHOICES.md` next to this file.
 
 pub mod model;
 mod fields;

@@ -185,7 +185,7 @@ pub enum Behavior {
 }
 
 /// Attributes shared by tasks and workloads (contract §1.4).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Attrs {
     pub nice: i32,
     pub latency_nice: i32,
@@ -194,12 +194,6 @@ pub struct Attrs {
     pub cgroup: Option<String>,
     /// `None` = all CPUs.
     pub cpus: Option<Vec<u32>>,
-}
-
-impl Default for Attrs {
-    fn default() -> Self {
-        Attrs { nice: 0, latency_nice: 0, slice_us: None, cgroup: None, cpus: None }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -5,6 +5,9 @@ use super::parse::{P, VARIANTS};
 use super::{Cgroup, Policy, ScenarioError, SetAttrs, Target, TimelineEntry, WakeupPreemptVariant};
 use serde_json::Value;
 
+/// A workload's roles with their task counts, in expansion order.
+pub(crate) type Roles = Vec<(&'static str, u64)>;
+
 /// Values that one part of a file needs from another, read leniently before the walk. A
 /// `None` means "invalid": the checks that depend on it are relaxed, and the invalid value
 /// itself is reported where it stands.
@@ -18,7 +21,7 @@ pub(crate) struct Cx {
     /// Task base names and valid counts.
     pub tasks: Vec<(String, Option<u64>)>,
     /// Workload names and, if the parameters are valid, their roles with task counts.
-    pub workloads: Vec<(String, Option<Vec<(&'static str, u64)>>)>,
+    pub workloads: Vec<(String, Option<Roles>)>,
 }
 
 fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
