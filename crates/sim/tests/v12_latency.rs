@@ -150,3 +150,18 @@ fn latency_tree_membership() {
         }
     }
 }
+
+/// The shipped clamp lesson shows what its description says: with the wakeup clamp the nice-5
+/// wakers preempt at (nearly) every wakeup; without it, fewer, and they wait longer.
+#[test]
+fn shipped_clamp_lesson_shows_the_clamp() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/scenarios/clamp-lesson.json");
+    let text = std::fs::read_to_string(path).expect("shipped scenario");
+    let on = run(&text);
+    let off = run(&text.replace(r#""latency_max_clamp_wakeup": true"#, r#""latency_max_clamp_wakeup": false"#));
+    for (a, b) in on.tasks.iter().zip(&off.tasks).filter(|(t, _)| t.name.starts_with("waker")) {
+        assert!(a.wakeup_preemptions * 10 >= a.wakeups * 9, "{}: clamp on preempts at most wakeups", a.name);
+        assert!(b.wakeup_preemptions < a.wakeup_preemptions, "{}", a.name);
+        assert!(b.wakeup_latency_ns.p90 > a.wakeup_latency_ns.p90, "{}", a.name);
+    }
+}
