@@ -180,7 +180,7 @@ impl Component for App {
                         <h2 id="scenario-title">{ t }</h2>
                     }
                     if let Some(d) = &o.description {
-                        <div class="description">{ d }</div>
+                        <div class="description">{ view_markdown(d) }</div>
                     }
                 </section>
                 if let Some(r) = &o.report {
@@ -307,6 +307,20 @@ fn capitalize(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+fn view_markdown(text: &str) -> Html {
+    use logic::Inline;
+    html! {
+        { for logic::markdown_lite(text).into_iter().map(|p| html! {
+            <p>{ for p.into_iter().map(|i| match i {
+                Inline::Text(t) => html! { { t } },
+                Inline::Strong(t) => html! { <strong>{ t }</strong> },
+                Inline::Em(t) => html! { <em>{ t }</em> },
+                Inline::Code(t) => html! { <code>{ t }</code> },
+            }) }</p>
+        }) }
     }
 }
 

@@ -134,6 +134,74 @@ pub fn scenario_heading(text: &str) -> (Option<String>, Option<String>) {
     }
 }
 
+/// A piece of inline text in a scenario description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inline {
+    Text(String),
+    Strong(String),
+    Em(String),
+    Code(String),
+}
+
+/// A deliberately small subset of Markdown for scenario descriptions, until the full app
+/// renders them properly: paragraphs (blank-line separated), `**strong**`, `*em*` and
+/// `` `code` ``. Anything else is shown as written; no HTML is ever produced from the text.
+pub fn markdown_lite(text: &str) -> Vec<Vec<Inline>> {
+    let mut paragraphs = Vec::new();
+    let mut current = String::new();
+    for line in text.lines().chain(std::iter::once("")) {
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                paragraphs.push(inlines(&current));
+                current.clear();
+            }
+        } else {
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(line.trim());
+        }
+    }
+    paragraphs
+}
+
+fn inlines(p: &str) -> Vec<Inline> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut rest = p;
+    while let Some(c) = rest.chars().next() {
+        let span = [("**", 0u8), ("`", 1), ("*", 2)].into_iter().find_map(|(mark, kind)| {
+            let body = rest.strip_prefix(mark)?;
+            let end = body.find(mark)?;
+            let inner = &body[..end];
+            // As in Markdown, `* x *` is not emphasis.
+            let flanked = !inner.starts_with(char::is_whitespace) && !inner.ends_with(char::is_whitespace);
+            (end > 0 && (kind == 1 || flanked)).then(|| (kind, inner, mark.len() * 2 + end))
+        });
+        match span {
+            Some((kind, body, len)) => {
+                if !text.is_empty() {
+                    out.push(Inline::Text(std::mem::take(&mut text)));
+                }
+                out.push(match kind {
+                    0 => Inline::Strong(body.to_string()),
+                    1 => Inline::Code(body.to_string()),
+                    _ => Inline::Em(body.to_string()),
+                });
+                rest = &rest[len..];
+            }
+            None => {
+                text.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    if !text.is_empty() {
+        out.push(Inline::Text(text));
+    }
+    out
+}
+
 /// Nanoseconds as microseconds with one decimal; "–" for no value.
 pub fn fmt_us(ns: Option<u64>) -> String {
     match ns {
@@ -242,6 +310,23 @@ mod tests {
         let (n, d) = scenario_heading(r#"{"name":"x","description":"**d**"}"#);
         assert_eq!((n.as_deref(), d.as_deref()), (Some("x"), Some("**d**")));
         assert_eq!(scenario_heading("{ // jsonc\n}"), (None, None));
+    }
+
+    #[test]
+    fn markdown() {
+        use Inline::*;
+        let p = markdown_lite("One *a* **b**\nsame `c`.\n\n\nTwo ** x 2*3");
+        assert_eq!(p.len(), 2);
+        assert_eq!(
+            p[0],
+            vec![
+                Text("One ".into()), Em("a".into()), Text(" ".into()), Strong("b".into()),
+                Text(" same ".into()), Code("c".into()), Text(".".into())
+            ]
+        );
+        assert_eq!(p[1], vec![Text("Two ** x 2*3".into())]);
+        assert!(markdown_lite("").is_empty());
+        assert_eq!(markdown_lite("≈ **75.3%**")[0], vec![Text("≈ ".into()), Strong("75.3%".into())]);
     }
 
     #[test]
