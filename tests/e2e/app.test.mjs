@@ -1,0 +1,206 @@
+// End-to-end tests of the web app in headless Chromium. Tests that need the simulation engine
+// (rows in #tasks-table) are marked "[engine]": they fail while run_text() refuses to run.
+import zlib from 'node:zlib';
+import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+
+const DEFAULT_STEM = 'two-hogs';
+const SCREENSHOT = process.env.E2E_SCREENSHOT || '/tmp/fairground-e2e.png';
+
+async function fetchText(url) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), 10_000);
+  try {
+    const r = await fetch(url, { signal: ctl.signal });
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return await r.text();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The shipped scenarios, as the built site lists them.
+let shipped = [];
+let indexError = null;
+try {
+  shipped = JSON.parse(await fetchText(`${BASE_URL}static/scenarios/index.json`)).scenarios;
+} catch (e) {
+  indexError = e;
+}
+
+/** Open the app at a fragment and wait until it has finished loading (bounded). */
+async function open(page, fragment = '') {
+  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
+  await settled(page);
+}
+
+/** Wait until the app shows `stem` (or anything, if null) and is not loading. */
+async function settled(page, stem = null) {
+  await page.waitForFunction((stem) => {
+    const picker = document.querySelector('#scenario-picker');
+    const sec = document.querySelector('#scenario');
+    if (!picker || !sec || document.querySelector('#status')) return false;
+    return stem === null || sec.dataset.stem === stem;
+  }, stem, { timeout: 60_000 });
+}
+
+const text = (page, sel) => page.locator(sel).first().innerText();
+
+/** Rows of #tasks-table, or a failure that quotes #error. */
+async function taskRows(page) {
+  if (await page.locator('#tasks-table').count() === 0) {
+    const err = await page.locator('#error').count() ? await text(page, '#error') : '(no #error either)';
+    throw new Error(`no #tasks-table; #error says: ${err}`);
+  }
+  const declared = Number(await page.locator('#tasks-table').getAttribute('data-tasks'));
+  const rows = await page.locator('#tasks-table tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim())));
+  assertEqual(rows.length, declared, 'rows in #tasks-table vs tasks in the report');
+  assert(rows.length > 0, 'the report lists no tasks');
+  return rows;
+}
+
+function shareLink(json) {
+  return '#s=' + zlib.deflateRawSync(Buffer.from(json, 'utf8'), { level: 9 }).toString('base64url');
+}
+
+test('page title and header', async ({ page }) => {
+  await open(page);
+  assertEqual(await page.title(), 'Fairground', 'page title');
+  assertEqual((await text(page, 'h1')).trim(), 'Fairground', 'header');
+});
+
+test('no fragment opens the default scenario and says so in the URL', async ({ page }) => {
+  await open(page);
+  await settled(page, DEFAULT_STEM);
+  assertEqual(await page.evaluate(() => location.hash), `#scenario=${DEFAULT_STEM}`, 'fragment');
+  assertEqual(await page.locator('#scenario-picker').inputValue(), DEFAULT_STEM, 'picker value');
+  assertEqual((await text(page, '#scenario-title')).trim(), 'two hogs', 'scenario title');
+});
+
+test('the scenario picker lists the shipped scenarios', async ({ page }) => {
+  if (indexError) throw indexError;
+  const stems = shipped.map((s) => s.stem);
+  for (const must of ['two-hogs', 'nice-0-vs-5']) assert(stems.includes(must), `index.json lacks ${must}`);
+  await open(page);
+  const options = await page.locator('#scenario-picker option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assertEqual(options, stems, 'picker options');
+  for (const stem of stems) {
+    const r = await page.request.get(`${BASE_URL}static/scenarios/${stem}.json`, { timeout: 10_000 });
+    assertEqual(r.status(), 200, `static/scenarios/${stem}.json status`);
+  }
+});
+
+if (indexError) {
+  test('[engine] every shipped scenario runs', () => { throw indexError; });
+}
+for (const s of shipped) {
+  test(`[engine] #scenario=${s.stem} runs and shows one row per task`, async ({ page }) => {
+    await open(page, `#scenario=${s.stem}`);
+    await settled(page, s.stem);
+    const rows = await taskRows(page);
+    const raw = await fetchText(`${BASE_URL}static/scenarios/${s.stem}.json`);
+    let doc = null;
+    try { doc = JSON.parse(raw); } catch { /* JSONC: skip the field checks */ }
+    if (doc) {
+      assertEqual((await text(page, '#policy')).trim(), doc.scheduler.policy, '#policy');
+      assertEqual((await text(page, '#report-scenario')).trim(), doc.name, 'report scenario name');
+    }
+    for (const r of rows) assert(r[0].length > 0, 'a task row without a name');
+  });
+}
+
+test('[engine] two-hogs: each hog gets half of the CPU', async ({ page }) => {
+  await open(page, '#scenario=two-hogs');
+  const rows = await taskRows(page);
+  assertEqual(rows.map((r) => r[0]), ['hog/0', 'hog/1'], 'task names');
+  for (const r of rows) assert(Math.abs(Number(r[1]) - 50) <= 1, `share of ${r[0]} is ${r[1]}%, expected ≈ 50%`);
+});
+
+test('[engine] nice-0-vs-5: shares follow the weights 1024 : 335', async ({ page }) => {
+  await open(page, '#scenario=nice-0-vs-5');
+  const rows = await taskRows(page);
+  assertEqual(rows.map((r) => r[0]), ['nice0', 'nice5'], 'task names');
+  assert(Math.abs(Number(rows[0][1]) - 75.3) <= 2, `nice0 share ${rows[0][1]}%, expected ≈ 75.3%`);
+  assert(Math.abs(Number(rows[1][1]) - 24.7) <= 2, `nice5 share ${rows[1][1]}%, expected ≈ 24.7%`);
+});
+
+/** After an error, the picker must still open another scenario. */
+async function pickerStillWorks(page, badWord) {
+  await page.selectOption('#scenario-picker', 'nice-0-vs-5');
+  await settled(page, 'nice-0-vs-5');
+  assertEqual(await page.evaluate(() => location.hash), '#scenario=nice-0-vs-5', 'fragment after picking');
+  assertEqual((await text(page, '#scenario-title')).trim(), 'nice 0 vs nice 5', 'title after picking');
+  if (await page.locator('#error').count()) {
+    const err = await text(page, '#error');
+    assert(!err.includes(badWord), `the old error is still shown after picking: ${err}`);
+  }
+}
+
+test('an unknown scenario shows a readable error, then the app stays usable', async ({ page }) => {
+  await open(page, '#scenario=does-not-exist');
+  await settled(page, DEFAULT_STEM);
+  assert(await page.locator('#error').isVisible(), '#error is not visible');
+  const err = await text(page, '#error');
+  assert(/no shipped scenario named "does-not-exist"/.test(err), `unexpected error text: ${err}`);
+  assert(err.includes('default scenario'), `the error does not say what is shown instead: ${err}`);
+  assertEqual((await text(page, '#scenario-title')).trim(), 'two hogs', 'default scenario shown instead');
+  await pickerStillWorks(page, 'does-not-exist');
+});
+
+test('a share link that cannot be decoded shows a readable error, then the app stays usable', async ({ page }) => {
+  await open(page, '#s=!!!garbage');
+  await settled(page, DEFAULT_STEM);
+  assert(await page.locator('#error').isVisible(), '#error is not visible');
+  const err = await text(page, '#error');
+  assert(/share link could not be decoded/.test(err), `unexpected error text: ${err}`);
+  await pickerStillWorks(page, 'share link');
+});
+
+test('other bad fragments are named in the error', async ({ page }) => {
+  for (const [frag, want] of [
+    ['#scenario=../../etc/passwd', /not a valid scenario name/],
+    ['#nonsense', /not understood/],
+    ['#s=', /share link is empty/],
+    ['#s=AAAA', /not valid DEFLATE/],
+  ]) {
+    await open(page, frag);
+    await settled(page, DEFAULT_STEM);
+    const err = await text(page, '#error');
+    assert(want.test(err), `${frag}: unexpected error text: ${err}`);
+  }
+});
+
+test('a share link (#s=) opens the shared scenario', async ({ page }) => {
+  const json = JSON.stringify(JSON.parse(await fetchText(`${BASE_URL}static/scenarios/two-hogs.json`)));
+  await open(page, shareLink(json));
+  await settled(page, '');
+  assertEqual((await text(page, '#scenario-title')).trim(), 'two hogs', 'title of the shared scenario');
+  if (await page.locator('#error').count()) {
+    const err = await text(page, '#error');
+    assert(!/share link/.test(err), `the share link was not decoded: ${err}`);
+  }
+});
+
+test('[engine] a shared scenario runs', async ({ page }) => {
+  const json = JSON.stringify(JSON.parse(await fetchText(`${BASE_URL}static/scenarios/nice-0-vs-5.json`)));
+  await open(page, shareLink(json));
+  await settled(page, '');
+  assertEqual((await taskRows(page)).length, 2, 'rows');
+});
+
+test('picking updates the fragment, and Back returns to the previous scenario', async ({ page }) => {
+  await open(page, '#scenario=two-hogs');
+  await settled(page, 'two-hogs');
+  await page.selectOption('#scenario-picker', 'nice-0-vs-5');
+  await settled(page, 'nice-0-vs-5');
+  assertEqual(await page.evaluate(() => location.hash), '#scenario=nice-0-vs-5', 'fragment after picking');
+  await page.goBack({ waitUntil: 'commit' });
+  await settled(page, 'two-hogs');
+  assertEqual(await page.locator('#scenario-picker').inputValue(), 'two-hogs', 'picker after Back');
+});
+
+test(`screenshot of the default page (${SCREENSHOT})`, async ({ page }) => {
+  await open(page);
+  await settled(page, DEFAULT_STEM);
+  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+});
