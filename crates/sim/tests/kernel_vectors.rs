@@ -201,3 +201,32 @@ fn v12_tick_check_compares_unsigned() {
     assert!(!g.check_preempt_tick(0, c));
     let _ = ClampOffset::Always;
 }
+
+/// The thread's follow-up variants of wakeup_preempt_entity (contract `wakeup_preempt_variant`):
+/// no clamp on gran; then preempt if the wakee is more than get_latency_max() behind
+/// min_vruntime. As first posted the s64 difference is compared unsigned, so a wakee *ahead* of
+/// min_vruntime (the normal case) always preempts; with the (s64) cast it does not.
+#[test]
+fn min_vruntime_variants() {
+    use fairground_sim::scenario::WakeupPreemptVariant as V;
+    for (variant, ahead_preempts) in [(V::MinVruntime, true), (V::MinVruntimeSigned, false)] {
+        let feats = Features { wakeup_preempt_variant: Some(variant), ..Features::default() };
+        let mut f = Fair::new(Config::new(Policy::LatencyNiceV12, 1, 250, &Tunables::default(), &feats), 4);
+        assert!(!f.cfg.feat.latency_max_clamp_wakeup, "the variants replace the wakeup clamp");
+        let curr = add(&mut f, 0, 0);
+        let se = add(&mut f, 0, 0);
+        let min = f.cfs_rqs[0].min_vruntime;
+        // vdiff 0.5 ms: inside [offset 0, gran 1 ms], so the min_vruntime test decides.
+        f.ents[se as usize].vruntime = min.wrapping_add(1_000_000); // 1 ms ahead of min_vruntime
+        f.ents[curr as usize].vruntime = min.wrapping_add(1_500_000);
+        assert_eq!(f.wakeup_preempt_entity(0, curr, se), i32::from(ahead_preempts), "{variant:?}");
+        // 3 ms behind min_vruntime (a long sleeper's placement): both preempt (3 > 2.25 ms).
+        f.ents[se as usize].vruntime = min.wrapping_sub(3_000_000);
+        f.ents[curr as usize].vruntime = f.ents[se as usize].vruntime.wrapping_add(500_000);
+        assert_eq!(f.wakeup_preempt_entity(0, curr, se), 1, "{variant:?}");
+        // 2 ms behind is within get_latency_max() under both compares.
+        f.ents[se as usize].vruntime = min.wrapping_sub(2_000_000);
+        f.ents[curr as usize].vruntime = f.ents[se as usize].vruntime.wrapping_add(500_000);
+        assert_eq!(f.wakeup_preempt_entity(0, curr, se), 0, "{variant:?}");
+    }
+}
