@@ -4,8 +4,9 @@
 use fairground_sim::{run_text, Limits, Report};
 
 /// Parse, validate, cost-check and run a scenario's JSON(C) text within the browser's limits.
-/// Every refusal comes back as a readable message (the `ScenarioError`, naming the JSON path); a panic in the engine does too where the
-/// target can unwind (natively); in wasm the panic hook installed by the app shows it instead.
+/// Every refusal comes back as a readable message (the `ScenarioError`, which names the JSON
+/// path). A panic in the engine does too where the target can unwind (natively); in wasm it
+/// aborts, and the panic hook installed by the app shows it on the page instead.
 pub fn run(text: &str) -> Result<Report, String> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_text(text, &Limits::BROWSER))) {
         Ok(Ok(report)) => Ok(report),
