@@ -58,4 +58,5 @@ server.on('error', (e) => { console.error(`static-server: ${e.message}`); proces
 server.listen(port, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${server.address().port}/`);
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close(() => process.exit(0)));
+// Stateless: stop at once, even with browsers holding keep-alive connections open.
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(0));

@@ -233,8 +233,8 @@ async fn open(route: Route, index: Option<Vec<IndexEntry>>) -> Opened {
                 return fallback(why, default_entry).await;
             }
             let o = open_stem(&stem, index_entry(&index, &stem)).await;
-            if o.title.is_none() && stem != DEFAULT_STEM {
-                // Not even fetched: fall back, keeping the fetch error.
+            if o.report.is_none() && stem != DEFAULT_STEM {
+                // Not fetched, or refused: name the problem and show the default instead.
                 return fallback(o.errors.join(" "), default_entry).await;
             }
             o
@@ -243,19 +243,26 @@ async fn open(route: Route, index: Option<Vec<IndexEntry>>) -> Opened {
             Err(why) => fallback(format!("{}.", capitalize(&why)), default_entry).await,
             Ok(text) => {
                 let (title, description) = logic::scenario_heading(&text);
-                let mut o = Opened {
-                    stem: None,
-                    title: Some(title.unwrap_or_else(|| "Shared scenario".into())),
-                    description,
-                    ..Opened::default()
-                };
-                run_into(&text, &mut o);
-                o
+                let title = title.unwrap_or_else(|| "Shared scenario".into());
+                match runner::run(&text) {
+                    Ok(r) => Opened {
+                        stem: None,
+                        title: Some(title),
+                        description,
+                        errors: vec![],
+                        report: Some(Rc::new(r)),
+                    },
+                    Err(e) => {
+                        let why = format!("The shared scenario \"{title}\" was not run: {}.", e.trim_end_matches('.'));
+                        fallback(why, default_entry).await
+                    }
+                }
             }
         },
     }
 }
 
+/// Show the default scenario, after `why` (which names the problem).
 async fn fallback(why: String, default_entry: Option<IndexEntry>) -> Opened {
     let mut errors = vec![format!("{why} Showing the default scenario \"{DEFAULT_STEM}\" instead.")];
     let mut o = open_stem(DEFAULT_STEM, default_entry).await;
@@ -283,15 +290,14 @@ async fn open_stem(stem: &str, entry: Option<IndexEntry>) -> Opened {
     let entry_desc = entry.as_ref().and_then(|e| e.description.clone());
     o.title = Some(title.or(entry_name).unwrap_or_else(|| stem.to_string()));
     o.description = description.or(entry_desc);
-    run_into(&text, &mut o);
-    o
-}
-
-fn run_into(text: &str, o: &mut Opened) {
-    match runner::run(text) {
+    match runner::run(&text) {
         Ok(r) => o.report = Some(Rc::new(r)),
-        Err(e) => o.errors.push(e),
+        Err(e) => {
+            let name = o.title.as_deref().unwrap_or(stem);
+            o.errors.push(format!("The scenario \"{name}\" ({stem}) was not run: {}.", e.trim_end_matches('.')));
+        }
     }
+    o
 }
 
 async fn fetch_text(url: &str) -> Result<String, String> {
