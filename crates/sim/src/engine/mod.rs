@@ -247,25 +247,14 @@ impl Sim {
     }
 }
 
-/// Resolve each task-targeted timeline entry to task indices: an expanded name, a base name
-/// (all its instances) or a workload name (all its tasks). Cgroup entries change nothing yet.
+/// Resolve each task-targeted timeline entry to task indices (an expanded name, a base name or
+/// a workload name, as `scenario::target_tasks` reads them). Cgroup entries change nothing yet.
 fn resolve_timeline(s: &scenario::Scenario, expanded: &[scenario::ExpandedTask]) -> Vec<Change> {
     s.timeline
         .iter()
         .map(|e| {
             let tasks = match &e.target {
-                Target::Task(name) => expanded
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| {
-                        t.name == *name
-                            || match &t.origin {
-                                scenario::Origin::Task { spec, .. } => s.tasks[*spec].name == *name,
-                                scenario::Origin::Workload { spec, .. } => s.workloads[*spec].name == *name,
-                            }
-                    })
-                    .map(|(i, _)| i as u32)
-                    .collect(),
+                Target::Task(name) => scenario::target_tasks(s, expanded, name).into_iter().map(|i| i as u32).collect(),
                 Target::Cgroup(_) => Vec::new(),
             };
             Change { at_ns: e.at_ns, tasks, set: e.set.clone() }

@@ -104,7 +104,6 @@ impl Sim {
         self.events += 1;
         let cpu = self.select_fork_cpu(ti);
         let root = self.fair.root_rq(cpu);
-        let now = self.now;
         let t = &mut self.tasks[ti as usize];
         t.cpu = cpu;
         self.fair.ents[ti as usize].cfs_rq = root;
@@ -132,7 +131,6 @@ impl Sim {
             Beh::Periodic { run, .. } => *run,
         };
         t.state = TState::Runnable;
-        let _ = now;
         // activate_task() without ENQUEUE_WAKEUP: enqueue_entity renormalises the vruntime.
         self.fair.enqueue_task_fair(ti, 0);
         self.check_preempt_curr(cpu, ti, ReschedCause::Fork(ti));
