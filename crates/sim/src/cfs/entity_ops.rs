@@ -77,7 +77,6 @@ impl Fair {
             }
         }
         self.ents[se as usize].on_rq = true;
-        self.ents[se as usize].cfs_rq = rq;
     }
 
     /// `account_entity_enqueue()` (v6.2).

@@ -63,28 +63,25 @@ impl Fair {
     }
 
     /// `set_next_buddy()` (v6.2).
-    pub fn set_next_buddy(&mut self, mut se: u32) {
-        while se != NIL {
-            let e = &self.ents[se as usize];
-            if !e.on_rq {
-                return;
-            }
-            let q = e.cfs_rq;
-            self.cfs_rqs[q as usize].next = se;
-            se = e.parent;
-        }
+    pub fn set_next_buddy(&mut self, se: u32) {
+        self.set_buddy_chain(se, |q| &mut q.next);
     }
 
     /// `set_last_buddy()` (v6.2).
-    pub fn set_last_buddy(&mut self, mut se: u32) {
+    pub fn set_last_buddy(&mut self, se: u32) {
+        self.set_buddy_chain(se, |q| &mut q.last);
+    }
+
+    /// Mark `se` and its ancestors as the buddy of their cfs_rqs, stopping at one not queued.
+    fn set_buddy_chain(&mut self, mut se: u32, field: impl Fn(&mut super::CfsRq) -> &mut u32) {
         while se != NIL {
             let e = &self.ents[se as usize];
             if !e.on_rq {
                 return;
             }
-            let q = e.cfs_rq;
-            self.cfs_rqs[q as usize].last = se;
-            se = e.parent;
+            let (q, parent) = (e.cfs_rq, e.parent);
+            *field(&mut self.cfs_rqs[q as usize]) = se;
+            se = parent;
         }
     }
 

@@ -6,6 +6,7 @@
 //! 3. forks (task order);
 //! 4. timer expiries and sleep ends (task order);
 //! 5. the tick (all busy CPUs, in CPU order).
+//!
 //! Then every CPU asked to reschedule during that instant runs `schedule()`, in CPU order, as
 //! it would on the return from the interrupt. A task that finishes its burst calls
 //! `schedule()` at once (it sleeps voluntarily).

@@ -21,12 +21,14 @@ impl Sim {
             factor: cfg.factor,
         };
         let d = self.duration_ns;
+        // Samples are sorted in place: the run is over and nothing else reads their order.
+        let ents = &self.fair.ents;
         let tasks = self
             .tasks
-            .iter()
+            .iter_mut()
             .map(|t| {
-                let cpu_ns = self.fair.ents[t.se as usize].sum_exec_runtime;
-                let s = &t.stats;
+                let cpu_ns = ents[t.se as usize].sum_exec_runtime;
+                let s = &mut t.stats;
                 TaskReport {
                     name: t.name.clone(),
                     cpu_ns,
@@ -39,8 +41,8 @@ impl Sim {
                     wakeup_preemptions: s.wakeup_preemptions,
                     migrations: s.migrations,
                     overruns: s.overruns,
-                    wakeup_latency_ns: summarize(&mut s.wakeup_latency.clone()),
-                    preempt_delay_ns: summarize(&mut s.preempt_delay.clone()),
+                    wakeup_latency_ns: summarize(&mut s.wakeup_latency),
+                    preempt_delay_ns: summarize(&mut s.preempt_delay),
                 }
             })
             .collect::<Vec<_>>();
