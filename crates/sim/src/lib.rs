@@ -6,6 +6,7 @@
 //! names and say which version they follow, so that they can be read next to `fair.c`.
 
 pub mod cfs;
+pub mod eevdf;
 pub mod engine;
 pub mod entity;
 pub mod rbtree;

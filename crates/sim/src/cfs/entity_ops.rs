@@ -11,6 +11,9 @@ use crate::weights::calc_delta_fair;
 impl Fair {
     /// `update_curr()` (v6.2): charge the running entity for the time since `exec_start`.
     pub fn update_curr(&mut self, rq: u32) {
+        if self.eevdf.is_some() {
+            return crate::eevdf::entity_ops::update_curr(self, rq);
+        }
         let curr = self.cfs_rqs[rq as usize].curr;
         if curr == NIL {
             return;

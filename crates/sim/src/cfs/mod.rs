@@ -30,6 +30,12 @@ pub mod flags {
     pub const ENQUEUE_RESTORE: u32 = 0x02;
     pub const ENQUEUE_MOVE: u32 = 0x04;
     pub const ENQUEUE_MIGRATED: u32 = 0x40;
+    /// EEVDF: the first placement of a new task (v6.6 task_fork_fair, v6.12 wake_up_new_task).
+    pub const ENQUEUE_INITIAL: u32 = 0x80;
+    /// v6.12: `ttwu_runnable()` of a delayed task.
+    pub const ENQUEUE_DELAYED: u32 = 0x200;
+    /// v6.12: the pick of a delayed entity completes its dequeue.
+    pub const DEQUEUE_DELAYED: u32 = 0x200;
     pub const WF_FORK: u32 = 0x08;
 }
 
@@ -51,6 +57,10 @@ pub struct CfsRq {
     pub cpu: u32,
     /// The group entity that owns this cfs_rq (NIL for a CPU's root cfs_rq).
     pub owner: u32,
+    /// EEVDF: Σ (v_i - min_vruntime) · w_i over the queued entities except curr.
+    pub avg_vruntime: i64,
+    /// EEVDF: Σ w_i (scale_load_down'ed) over the same entities.
+    pub avg_load: i64,
 }
 
 impl CfsRq {
@@ -70,6 +80,8 @@ impl CfsRq {
             skip: NIL,
             cpu,
             owner,
+            avg_vruntime: 0,
+            avg_load: 0,
         }
     }
 }
@@ -92,6 +104,11 @@ pub struct Fair {
     pub cfg: Config,
     /// The v12 code paths (policy `latency-nice-v12`).
     pub v12: bool,
+    /// The EEVDF code paths (`crate::eevdf`), and which version.
+    pub eevdf: Option<crate::eevdf::Version>,
+    /// What an EEVDF `update_curr()` that reschedules is attributed to: set by the entry
+    /// point that called it (tick, wakeup, fork, setattr).
+    pub ctx: ReschedCause,
     pub ents: Vec<Entity>,
     pub cfs_rqs: Vec<CfsRq>,
     /// Per CPU: resched requested since the last schedule(), and why (first cause wins, as a
@@ -105,9 +122,12 @@ impl Fair {
     pub fn new(cfg: Config, nr_entities: usize) -> Fair {
         let cpus = cfg.cpus as usize;
         let v12 = cfg.policy == crate::scenario::Policy::LatencyNiceV12;
+        let eevdf = crate::eevdf::Version::of(cfg.policy);
         Fair {
             cfg,
             v12,
+            eevdf,
+            ctx: ReschedCause::Tick,
             ents: Vec::with_capacity(nr_entities),
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],

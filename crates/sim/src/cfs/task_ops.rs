@@ -4,12 +4,16 @@
 
 use super::flags::*;
 use super::Fair;
+use crate::eevdf;
 use crate::entity::NIL;
 use crate::weights::LoadWeight;
 
 impl Fair {
     /// `enqueue_task_fair()` (v6.2): enqueue the entity and every ancestor not yet queued.
     pub fn enqueue_task_fair(&mut self, se: u32, mut flags: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::enqueue_task_fair(self, se, flags);
+        }
         let mut s = se;
         while s != NIL {
             if self.ents[s as usize].on_rq {
@@ -29,7 +33,11 @@ impl Fair {
     }
 
     /// `dequeue_task_fair()` (v6.2): dequeue up the hierarchy while each level empties.
-    pub fn dequeue_task_fair(&mut self, se: u32, mut flags: u32) {
+    /// Returns false when the task stays queued (v6.12's delayed dequeue).
+    pub fn dequeue_task_fair(&mut self, se: u32, mut flags: u32) -> bool {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::dequeue_entities(self, se, flags);
+        }
         let task_sleep = flags & DEQUEUE_SLEEP != 0;
         let mut s = se;
         while s != NIL {
@@ -53,6 +61,7 @@ impl Fair {
             self.cfs_rqs[q as usize].h_nr_running -= 1;
             s = self.ents[s as usize].parent;
         }
+        true
     }
 
     /// `pick_next_task_fair()` (v6.2 with CONFIG_FAIR_GROUP_SCHED): `prev` is the task entity
@@ -63,6 +72,9 @@ impl Fair {
     /// and a re-picked prev is not "set" again, so its slice accounting carries on: that is
     /// the kernel's behaviour and it decides when a tick preempts.
     pub fn pick_next_task_fair(&mut self, cpu: u32, prev: u32) -> u32 {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::pick_next_task_fair(self, cpu, prev);
+        }
         let root = self.root_rq(cpu);
         if self.cfs_rqs[root as usize].h_nr_running == 0 {
             return NIL;
@@ -122,6 +134,9 @@ impl Fair {
 
     /// `put_prev_task_fair()` (v6.2).
     pub fn put_prev_task_fair(&mut self, se: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::put_prev_task_fair(self, se);
+        }
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
@@ -132,6 +147,9 @@ impl Fair {
 
     /// `set_next_task_fair()` (v6.2): make a task current again after a change of attributes.
     pub fn set_next_task_fair(&mut self, se: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::set_next_task_fair(self, se);
+        }
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
@@ -142,6 +160,9 @@ impl Fair {
 
     /// `task_tick_fair()` (v6.2): returns true if any level asked for a reschedule.
     pub fn task_tick_fair(&mut self, se: u32) -> bool {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::task_tick_fair(self, se);
+        }
         let mut s = se;
         let mut resched = false;
         while s != NIL {
@@ -158,6 +179,9 @@ impl Fair {
     /// Leaves the vruntime relative to min_vruntime, as the kernel does until the first
     /// enqueue renormalises it.
     pub fn task_fork_fair(&mut self, se: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::task_fork_fair(self, se);
+        }
         let q = self.ents[se as usize].cfs_rq;
         let curr = self.cfs_rqs[q as usize].curr;
         if curr != NIL {
@@ -175,6 +199,12 @@ impl Fair {
     /// `migrate_task_rq_fair()` for a waking task (v6.2): make vruntime relative to the old
     /// runqueue; the enqueue with ENQUEUE_MIGRATED adds the new one's min_vruntime.
     pub fn migrate_task_rq_fair(&mut self, se: u32, new_rq: u32) {
+        if self.eevdf.is_some() {
+            // EEVDF (v6.6, v6.12) keeps no relative vruntime: the lag saved at dequeue
+            // carries over and the enqueue places the task on the new runqueue.
+            self.ents[se as usize].cfs_rq = new_rq;
+            return;
+        }
         let q = self.ents[se as usize].cfs_rq;
         let m = self.cfs_rqs[q as usize].min_vruntime;
         let e = &mut self.ents[se as usize];
@@ -185,6 +215,9 @@ impl Fair {
     /// `reweight_task()` (v6.2) while the task is off the runqueue (as `sched_setattr()` calls
     /// it between dequeue and enqueue): the table weight and the table inverse.
     pub fn reweight_task(&mut self, se: u32, nice: i32) {
+        if self.eevdf.is_some() {
+            return eevdf::place::reweight_task(self, se, nice);
+        }
         let e = &mut self.ents[se as usize];
         debug_assert!(!e.on_rq);
         e.load = LoadWeight::for_nice(nice);

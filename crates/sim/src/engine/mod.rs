@@ -66,12 +66,6 @@ impl Sim {
     pub fn new(v: &Validated) -> Result<Sim, ScenarioError> {
         let s = &v.scenario;
         let cfg = Config::from_scenario(s);
-        if matches!(cfg.policy, Policy::EevdfV66 | Policy::EevdfV612) {
-            return Err(ScenarioError::at(
-                "scheduler.policy",
-                format!("{} is not simulated yet in this version of Fairground (cfs-v6.2 and latency-nice-v12 are)", cfg.policy.name()),
-            ));
-        }
         if !s.workloads.is_empty() {
             return Err(ScenarioError::at(
                 "workloads[0]",
@@ -100,6 +94,14 @@ impl Sim {
             let mut e = Entity::new(LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
             if v12 {
                 e.latency_offset = fair.calc_latency_offset(t.attrs.latency_nice);
+            }
+            e.slice = fair.cfg.base_slice_ns;
+            if fair.cfg.policy == Policy::EevdfV612 {
+                if let Some(us) = t.attrs.slice_us {
+                    // __setscheduler_params(): a custom slice, clamped as sched_setattr() does.
+                    e.custom_slice = true;
+                    e.slice = crate::eevdf::clamp_custom_slice(us.saturating_mul(1000));
+                }
             }
             fair.ents.push(e);
             let mut allowed = t.attrs.cpus.clone().unwrap_or_default();
