@@ -13,6 +13,8 @@ use crate::entity::NIL;
 
 /// `requeue_delayed_entity()` (v6.12): a delayed entity woken before a pick reached it stays
 /// where it is; with DELAY_ZERO, one whose lag has turned positive is re-placed at zero lag.
+/// There is no `update_curr()` on this path (ttwu_runnable → enqueue_task), so the lag is
+/// measured against a V that still holds curr's vruntime as of its last update, as in v6.12.
 pub fn requeue_delayed_entity(f: &mut Fair, se: u32) {
     let rq = f.ents[se as usize].cfs_rq;
     debug_assert!(f.ents[se as usize].sched_delayed && f.ents[se as usize].on_rq);
