@@ -266,3 +266,21 @@ fn one_workload_runs_under_every_policy() {
         }
     }
 }
+
+/// The shipped comparison tells a story; pin it so the description stays true.
+#[test]
+fn shipped_four_policies_scenario_shows_what_it_describes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/scenarios/four-policies.json");
+    let text = std::fs::read_to_string(path).expect("shipped scenario");
+    let under = |policy: &str| run(&text.replace(r#""policy": "eevdf-v6.12""#, &format!(r#""policy": "{policy}""#)));
+    let (cfs, v12, e66, e612) = (under("cfs-v6.2"), under("latency-nice-v12"), under("eevdf-v6.6"), under("eevdf-v6.12"));
+    let p99 = |r: &Report| task(r, "cyclictest").wakeup_latency_ns.p99.expect("samples");
+    let worker = |r: &Report| task(r, "worker").share;
+    let hog_switches = |r: &Report| task(r, "hog/0").involuntary;
+    assert_eq!(p99(&v12), 0, "the v12 latency offset preempts at once");
+    assert!(p99(&e66) > p99(&e612), "v6.6 has no knob: {} vs {}", p99(&e66), p99(&e612));
+    assert!(worker(&cfs) > 0.2 && worker(&e66) < 0.2 && worker(&e612) < 0.2, "sleeper bonus under CFS only");
+    assert!(hog_switches(&e612) > hog_switches(&cfs) * 3 / 2, "shorter requests under EEVDF");
+    assert!(e612.warnings.iter().any(|w| w.contains("latency_nice")));
+    assert!(cfs.warnings.iter().any(|w| w.contains("slice_us")));
+}
