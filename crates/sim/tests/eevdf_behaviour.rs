@@ -107,8 +107,7 @@ fn delay_dequeue_lowers_latency_of_a_task_that_sleeps_in_debt() {
 // ---- each delayed-dequeue path on its own, on one runqueue driven by hand -----------------
 
 fn fair612(delay_zero: bool) -> Fair {
-    let mut feat = Features::default();
-    feat.delay_zero = Some(delay_zero);
+    let feat = Features { delay_zero: Some(delay_zero), ..Features::default() };
     Fair::new(Config::new(Policy::EevdfV612, 1, 1000, &Tunables::default(), &feat), 4)
 }
 

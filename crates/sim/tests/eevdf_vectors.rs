@@ -115,8 +115,7 @@ fn placement_inflates_lag_by_w_plus_wi_over_w() {
 
 #[test]
 fn placement_without_place_lag_is_at_v() {
-    let mut feat = Features::default();
-    feat.place_lag = Some(false);
+    let feat = Features { place_lag: Some(false), ..Features::default() };
     let mut f = Fair::new(Config::new(Policy::EevdfV612, 1, 1000, &Tunables::default(), &feat), 4);
     let a = add(&mut f, 0);
     f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
@@ -188,4 +187,27 @@ fn version_of_policy() {
     assert_eq!(Version::of(Policy::EevdfV66), Some(Version::V66));
     assert_eq!(Version::of(Policy::EevdfV612), Some(Version::V612));
     assert_eq!(Version::of(Policy::CfsV62), None);
+}
+
+#[test]
+fn feature_defaults_follow_each_version() {
+    use fairground_sim::tunables::Feat;
+    let f66 = Feat::defaults(Policy::EevdfV66);
+    let f612 = Feat::defaults(Policy::EevdfV612);
+    // features.h of v6.6.0: PLACE_LAG, PLACE_DEADLINE_INITIAL, RUN_TO_PARITY on; the rest of
+    // v6.12's EEVDF features do not exist yet.
+    assert!(f66.place_lag && f66.place_deadline_initial && f66.run_to_parity && f66.wakeup_preemption);
+    assert!(!f66.place_rel_deadline && !f66.preempt_short && !f66.delay_dequeue && !f66.delay_zero && !f66.next_buddy);
+    // features.h of v6.12.0: all of them on, NEXT_BUDDY off.
+    assert!(f612.place_lag && f612.place_deadline_initial && f612.place_rel_deadline && f612.run_to_parity);
+    assert!(f612.preempt_short && f612.delay_dequeue && f612.delay_zero && f612.wakeup_preemption && !f612.next_buddy);
+}
+
+#[test]
+fn base_slice_scales_with_cpus_and_honours_none() {
+    for (cpus, slice) in [(1, 750_000), (2, 1_500_000), (4, 2_250_000), (8, 3_000_000), (64, 3_000_000)] {
+        assert_eq!(fair(Policy::EevdfV612, cpus, 250).cfg.base_slice_ns, slice, "{cpus} cpus");
+    }
+    let t = Tunables { tunable_scaling: Some(fairground_sim::scenario::Scaling::None), ..Tunables::default() };
+    assert_eq!(Config::new(Policy::EevdfV66, 8, 250, &t, &Features::default()).base_slice_ns, 750_000);
 }
