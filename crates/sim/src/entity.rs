@@ -51,6 +51,12 @@ pub struct Entity {
     /// v6.12 augments: the smallest vruntime and slice in this entity's subtree.
     pub min_vruntime: u64,
     pub min_slice: u64,
+    /// Load tracking (task groups only).
+    pub avg: crate::group::pelt::SchedAvg,
+    /// `TASK_ON_RQ_MIGRATING`: dequeued by the load balancer to move to another CPU.
+    pub migrating: bool,
+    /// A task's group (`task_group(p)`), NIL for the root group.
+    pub tg: u32,
 }
 
 impl Entity {
@@ -79,6 +85,9 @@ impl Entity {
             min_deadline: 0,
             min_vruntime: 0,
             min_slice: 0,
+            avg: crate::group::pelt::SchedAvg::default(),
+            migrating: false,
+            tg: NIL,
         }
     }
 

@@ -9,6 +9,7 @@ pub mod cfs;
 pub mod eevdf;
 pub mod engine;
 pub mod entity;
+pub mod group;
 pub mod rbtree;
 pub mod report;
 pub mod rng;

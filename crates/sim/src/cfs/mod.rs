@@ -26,6 +26,9 @@ pub mod flags {
     pub const DEQUEUE_SLEEP: u32 = 0x01;
     pub const DEQUEUE_SAVE: u32 = 0x02;
     pub const DEQUEUE_MOVE: u32 = 0x04;
+    /// The task is being moved to another CPU by the load balancer (`TASK_ON_RQ_MIGRATING`;
+    /// v6.12 spells it DEQUEUE_MIGRATING).
+    pub const DEQUEUE_MIGRATING: u32 = 0x100;
     pub const ENQUEUE_WAKEUP: u32 = 0x01;
     pub const ENQUEUE_RESTORE: u32 = 0x02;
     pub const ENQUEUE_MOVE: u32 = 0x04;
@@ -61,6 +64,16 @@ pub struct CfsRq {
     pub avg_vruntime: i64,
     /// EEVDF: Σ w_i (scale_load_down'ed) over the same entities.
     pub avg_load: i64,
+    /// Task groups: the group this runqueue belongs to (NIL for a CPU's root runqueue),
+    /// its load average, and the part of it last folded into the group's sum.
+    pub tg: u32,
+    pub avg: crate::group::pelt::SchedAvg,
+    pub tg_load_avg_contrib: i64,
+    /// v6.12's ratelimit of `update_tg_load_avg()`.
+    pub last_update_tg_load_avg: u64,
+    /// Load of tasks that left by migration, removed at the next update.
+    pub removed_nr: u32,
+    pub removed_load_avg: u64,
 }
 
 impl CfsRq {
@@ -82,6 +95,12 @@ impl CfsRq {
             owner,
             avg_vruntime: 0,
             avg_load: 0,
+            tg: NIL,
+            avg: crate::group::pelt::SchedAvg::default(),
+            tg_load_avg_contrib: 0,
+            last_update_tg_load_avg: 0,
+            removed_nr: 0,
+            removed_load_avg: 0,
         }
     }
 }
@@ -106,6 +125,10 @@ pub struct Fair {
     pub v12: bool,
     /// The EEVDF code paths (`crate::eevdf`), and which version.
     pub eevdf: Option<crate::eevdf::Version>,
+    /// The task groups (`crate::group`), parents before children.
+    pub tgs: Vec<crate::group::TaskGroup>,
+    /// Load tracking is on (only when there are task groups).
+    pub pelt: bool,
     /// What an EEVDF `update_curr()` that reschedules is attributed to: set by the entry
     /// point that called it (tick, wakeup, fork, setattr).
     pub ctx: ReschedCause,
@@ -128,6 +151,8 @@ impl Fair {
             v12,
             eevdf,
             ctx: ReschedCause::Tick,
+            tgs: Vec::new(),
+            pelt: false,
             ents: Vec::with_capacity(nr_entities),
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],

@@ -27,6 +27,12 @@ impl Fair {
         }
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
+            if self.pelt {
+                self.update_load_avg(q, s, crate::group::pelt::UPDATE_TG);
+                if self.cfg.feat.update_cfs_group_enqueue {
+                    self.update_cfs_group(s);
+                }
+            }
             self.cfs_rqs[q as usize].h_nr_running += 1;
             s = self.ents[s as usize].parent;
         }
@@ -58,6 +64,12 @@ impl Fair {
         }
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
+            if self.pelt {
+                self.update_load_avg(q, s, crate::group::pelt::UPDATE_TG);
+                if self.cfg.feat.update_cfs_group_dequeue {
+                    self.update_cfs_group(s);
+                }
+            }
             self.cfs_rqs[q as usize].h_nr_running -= 1;
             s = self.ents[s as usize].parent;
         }
@@ -196,30 +208,37 @@ impl Fair {
         e.vruntime = e.vruntime.wrapping_sub(m);
     }
 
-    /// `migrate_task_rq_fair()` for a waking task (v6.2): make vruntime relative to the old
-    /// runqueue; the enqueue with ENQUEUE_MIGRATED adds the new one's min_vruntime.
-    pub fn migrate_task_rq_fair(&mut self, se: u32, new_rq: u32) {
-        if self.eevdf.is_some() {
-            // EEVDF (v6.6, v6.12) keeps no relative vruntime: the lag saved at dequeue
-            // carries over and the enqueue places the task on the new runqueue.
-            self.ents[se as usize].cfs_rq = new_rq;
-            return;
+    /// `migrate_task_rq_fair()` + `set_task_rq()`: the task moves to `new_cpu`, woken there
+    /// (its load stays behind on the old runqueue, to be removed at its next update) or
+    /// moved while queued by the load balancer (dequeued with DEQUEUE_MIGRATING, which took
+    /// its load along). v6.2 makes a waking task's vruntime relative to the old runqueue here;
+    /// a queued one was made relative by its dequeue. EEVDF keeps no relative vruntime: the
+    /// lag saved at dequeue carries over.
+    pub fn migrate_task_rq_fair(&mut self, se: u32, new_cpu: u32) {
+        let migrating = std::mem::take(&mut self.ents[se as usize].migrating);
+        if self.eevdf.is_none() && !migrating {
+            let q = self.ents[se as usize].cfs_rq;
+            let m = self.cfs_rqs[q as usize].min_vruntime;
+            let e = &mut self.ents[se as usize];
+            e.vruntime = e.vruntime.wrapping_sub(m);
         }
-        let q = self.ents[se as usize].cfs_rq;
-        let m = self.cfs_rqs[q as usize].min_vruntime;
-        let e = &mut self.ents[se as usize];
-        e.vruntime = e.vruntime.wrapping_sub(m);
-        e.cfs_rq = new_rq;
+        if self.pelt {
+            if !migrating {
+                self.remove_entity_load_avg(se);
+            }
+            // Tell the new CPU we migrated: the enqueue attaches the load there.
+            self.ents[se as usize].avg.last_update_time = 0;
+        }
+        let tg = self.ents[se as usize].tg;
+        self.set_task_rq(se, tg, new_cpu);
     }
 
-    /// `reweight_task()` (v6.2) while the task is off the runqueue (as `sched_setattr()` calls
-    /// it between dequeue and enqueue): the table weight and the table inverse.
+    /// `reweight_task()` (v6.2; v6.6 and v6.12 alike): reweight the entity, then keep the
+    /// table's inverse weight rather than a computed one.
     pub fn reweight_task(&mut self, se: u32, nice: i32) {
-        if self.eevdf.is_some() {
-            return eevdf::place::reweight_task(self, se, nice);
-        }
-        let e = &mut self.ents[se as usize];
-        debug_assert!(!e.on_rq);
-        e.load = LoadWeight::for_nice(nice);
+        let lw = LoadWeight::for_nice(nice);
+        let rq = self.ents[se as usize].cfs_rq;
+        self.reweight_entity(rq, se, lw.weight);
+        self.ents[se as usize].load.inv_weight = lw.inv_weight;
     }
 }

@@ -7,8 +7,10 @@ use super::avg::{entity_eligible, update_entity_lag, update_min_vruntime};
 use super::place::{place_entity, update_deadline};
 use super::tree::{dequeue_timeline, enqueue_timeline};
 use super::Version;
+use crate::cfs::entity_ops::dequeue_load_flags;
 use crate::cfs::flags::*;
 use crate::cfs::Fair;
+use crate::group::pelt::{DO_ATTACH, UPDATE_TG};
 use crate::entity::NIL;
 use crate::weights::calc_delta_fair;
 
@@ -94,7 +96,13 @@ pub fn enqueue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
         place_entity(f, rq, se, flags);
     }
     update_curr(f, rq);
-    // update_load_avg() and update_cfs_group() belong to task groups (not modelled yet).
+    if f.pelt {
+        // The entity is reweighted (and its lag with it) before it is placed.
+        f.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
+        if f.cfg.feat.update_cfs_group_enqueue {
+            f.update_cfs_group(se);
+        }
+    }
     if !is_curr {
         place_entity(f, rq, se, flags);
     }
@@ -130,9 +138,16 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
             if f.cfs_rqs[rq as usize].next == se {
                 f.cfs_rqs[rq as usize].next = NIL;
             }
+            if f.pelt {
+                f.update_load_avg(rq, se, 0);
+            }
             f.ents[se as usize].sched_delayed = true;
             return false;
         }
+    }
+    if f.pelt {
+        let load_flags = dequeue_load_flags(f, se, flags);
+        f.update_load_avg(rq, se, load_flags);
     }
     clear_buddies(f, rq, se);
     update_entity_lag(f, rq, se);
@@ -146,6 +161,9 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
     }
     f.ents[se as usize].on_rq = false;
     account_entity_dequeue(f, rq, se);
+    if f.pelt && f.cfg.feat.update_cfs_group_dequeue {
+        f.update_cfs_group(se);
+    }
     // Advance min_vruntime if se held it back, unless it is coming straight back (SAVE
     // without MOVE), where that would place it further than it started.
     if flags & (DEQUEUE_SAVE | DEQUEUE_MOVE) != DEQUEUE_SAVE {
@@ -163,6 +181,9 @@ pub fn set_next_entity(f: &mut Fair, rq: u32, se: u32) {
     clear_buddies(f, rq, se);
     if f.ents[se as usize].on_rq {
         dequeue_timeline(f, rq, se);
+        if f.pelt {
+            f.update_load_avg(rq, se, UPDATE_TG);
+        }
         let e = &mut f.ents[se as usize];
         e.vlag = e.deadline as i64;
     }
@@ -178,12 +199,19 @@ pub fn put_prev_entity(f: &mut Fair, rq: u32, prev: u32) {
     if f.ents[prev as usize].on_rq {
         update_curr(f, rq);
         enqueue_timeline(f, rq, prev);
+        if f.pelt {
+            f.update_load_avg(rq, prev, 0);
+        }
     }
     f.cfs_rqs[rq as usize].curr = NIL;
 }
 
 /// `entity_tick()` (v6.6 = v6.12, no HRTICK): only accounting; `update_curr()` asks for the
 /// reschedule when the request is used up.
-pub fn entity_tick(f: &mut Fair, rq: u32) {
+pub fn entity_tick(f: &mut Fair, rq: u32, curr: u32) {
     update_curr(f, rq);
+    if f.pelt {
+        f.update_load_avg(rq, curr, UPDATE_TG);
+        f.update_cfs_group(curr);
+    }
 }

@@ -1,12 +1,12 @@
-//! Placement and requests: `place_entity()`, `update_deadline()`, and reweighting a task
-//! that is off the runqueue (fair.c v6.6 / v6.12).
+//! Placement and requests: `place_entity()`, `update_deadline()`, and `reweight_entity()`
+//! (fair.c v6.6 / v6.12).
 
-use super::avg::avg_vruntime;
-use super::Version;
+use super::avg::{self, avg_vruntime};
+use super::{entity_ops, tree, Version};
 use crate::cfs::flags::ENQUEUE_INITIAL;
 use crate::cfs::Fair;
 use crate::entity::NIL;
-use crate::weights::{calc_delta_fair, scale_load_down, LoadWeight};
+use crate::weights::{calc_delta_fair, scale_load_down};
 
 /// `place_entity()` (v6.6; v6.12 adds custom slices and PLACE_REL_DEADLINE).
 ///
@@ -74,14 +74,59 @@ pub fn update_deadline(f: &mut Fair, se: u32) -> bool {
     true
 }
 
-/// `reweight_entity()` for an entity off the runqueue (v6.6.0 and v6.12 agree here): the
-/// saved virtual lag is scaled by old/new weight, so that the real lag w·vl is preserved.
-pub fn reweight_task(f: &mut Fair, se: u32, nice: i32) {
-    let e = &mut f.ents[se as usize];
-    debug_assert!(!e.on_rq);
-    let lw = LoadWeight::for_nice(nice);
-    let (old, new) = (e.load.weight as i64, lw.weight as i64);
-    // div_s64(se->vlag * se->load.weight, weight): a signed 64-bit product.
-    e.vlag = e.vlag.wrapping_mul(old) / new;
-    e.load = lw;
+/// `reweight_entity()` (v6.6.0: rescales the relative deadline of a queued entity, or the
+/// saved vlag of one off the queue; v6.12: `reweight_eevdf()` keeps the lag and the relative
+/// deadline against V for a queued entity, and rescales vlag off the queue).
+pub fn reweight_entity(f: &mut Fair, rq: u32, se: u32, weight: u64) {
+    let v612 = f.eevdf == Some(Version::V612);
+    let on_rq = f.ents[se as usize].on_rq;
+    let is_curr = f.cfs_rqs[rq as usize].curr == se;
+    let old_weight = f.ents[se as usize].load.weight;
+    let mut avruntime = 0;
+    if on_rq {
+        if v612 {
+            // Commit outstanding execution time, then take the entity out of the sums.
+            entity_ops::update_curr(f, rq);
+            avruntime = avg_vruntime(f, rq);
+            if !is_curr {
+                tree::dequeue_timeline(f, rq, se);
+            }
+        } else if is_curr {
+            entity_ops::update_curr(f, rq);
+        } else {
+            avg::avg_vruntime_sub(f, rq, se);
+        }
+        f.cfs_rqs[rq as usize].load.sub(old_weight);
+    }
+    // div_s64(x * old_weight, weight): the divisor as s32, truncation toward zero.
+    let scale = |x: i64| x.wrapping_mul(old_weight as i64) / i64::from(weight as i32);
+    if !on_rq {
+        f.ents[se as usize].vlag = scale(f.ents[se as usize].vlag);
+    } else if v612 {
+        // reweight_eevdf(): v' = V − vl·w/w', d' = V + (d − V)·w/w' (lag clamped first).
+        if avruntime != f.ents[se as usize].vruntime {
+            let vlag = scale(avg::entity_lag(f, avruntime, se));
+            f.ents[se as usize].vruntime = avruntime.wrapping_sub(vlag as u64);
+        }
+        let e = &mut f.ents[se as usize];
+        let vslice = scale(e.deadline.wrapping_sub(avruntime) as i64);
+        e.deadline = avruntime.wrapping_add(vslice as u64);
+    } else {
+        let e = &mut f.ents[se as usize];
+        let deadline = scale(e.deadline.wrapping_sub(e.vruntime) as i64);
+        e.deadline = e.vruntime.wrapping_add(deadline as u64);
+    }
+    f.reweight_avg(rq, se, weight);
+    if on_rq {
+        f.cfs_rqs[rq as usize].load.add(weight);
+        if v612 {
+            if !is_curr {
+                tree::enqueue_timeline(f, rq, se);
+            }
+            avg::update_min_vruntime(f, rq);
+        } else if !is_curr {
+            avg::avg_vruntime_add(f, rq, se);
+            tree::propagate_min_deadline(f, se);
+        }
+    }
 }

@@ -10,6 +10,7 @@ use super::Version;
 use crate::cfs::flags::*;
 use crate::cfs::{Fair, ReschedCause};
 use crate::entity::NIL;
+use crate::group::pelt::UPDATE_TG;
 
 /// `requeue_delayed_entity()` (v6.12): a delayed entity woken before a pick reached it stays
 /// where it is; with DELAY_ZERO, one whose lag has turned positive is re-placed at zero lag.
@@ -33,6 +34,9 @@ pub fn requeue_delayed_entity(f: &mut Fair, se: u32) {
             }
             f.cfs_rqs[rq as usize].nr_running += 1;
         }
+    }
+    if f.pelt {
+        f.update_load_avg(rq, se, 0);
     }
     f.ents[se as usize].sched_delayed = false;
 }
@@ -68,6 +72,12 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
     }
     while s != NIL {
         let q = f.ents[s as usize].cfs_rq;
+        if f.pelt {
+            f.update_load_avg(q, s, UPDATE_TG);
+            if f.cfg.feat.update_cfs_group_enqueue {
+                f.update_cfs_group(s);
+            }
+        }
         if v612 {
             f.ents[s as usize].slice = slice;
             slice = cfs_rq_min_slice(f, q);
@@ -121,6 +131,12 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     }
     while s != NIL {
         let q = f.ents[s as usize].cfs_rq;
+        if f.pelt {
+            f.update_load_avg(q, s, UPDATE_TG);
+            if f.cfg.feat.update_cfs_group_dequeue {
+                f.update_cfs_group(s);
+            }
+        }
         if v612 {
             f.ents[s as usize].slice = slice;
             slice = cfs_rq_min_slice(f, q);
@@ -238,7 +254,7 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
     let mut s = se;
     while s != NIL {
         let q = f.ents[s as usize].cfs_rq;
-        entity_tick(f, q);
+        entity_tick(f, q, s);
         s = f.ents[s as usize].parent;
     }
     let cpu = f.cfs_rqs[f.ents[se as usize].cfs_rq as usize].cpu;

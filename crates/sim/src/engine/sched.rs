@@ -103,10 +103,11 @@ impl Sim {
     pub(super) fn on_fork(&mut self, ti: u32) {
         self.events += 1;
         let cpu = self.select_fork_cpu(ti);
-        let root = self.fair.root_rq(cpu);
+        let tg = self.fair.ents[ti as usize].tg;
+        self.fair.set_task_rq(ti, tg, cpu);
+        let root = self.fair.tg_cfs_rq(tg, cpu);
         let t = &mut self.tasks[ti as usize];
         t.cpu = cpu;
-        self.fair.ents[ti as usize].cfs_rq = root;
         self.fair.task_fork_fair(ti);
         if let Some(p) = t.beh.period() {
             t.next_fire = t.start_ns + p;
@@ -190,8 +191,7 @@ impl Sim {
             flags |= ENQUEUE_MIGRATED;
             t.stats.migrations += 1;
             t.cpu = cpu;
-            let root = self.fair.root_rq(cpu);
-            self.fair.migrate_task_rq_fair(ti, root);
+            self.fair.migrate_task_rq_fair(ti, cpu);
         }
         t.work_left = work;
         t.state = TState::Runnable;
