@@ -2,7 +2,8 @@
 //! the queued entities sum to zero within V's rounding; the pick is eligible whenever some
 //! entity is; the running sums and the tree augments equal a brute-force recomputation; the
 //! tree is a valid rb-tree in the version's order; delayed entities are exactly the queued
-//! sleepers.
+//! sleepers. Tasks sit in a small cgroup tree, so group entities and their reweighting are
+//! checked too, on every runqueue.
 
 use fairground_sim::cfs::Fair;
 use fairground_sim::eevdf::{avg, tree, Version};
@@ -24,12 +25,14 @@ fn behavior() -> impl Strategy<Value = String> {
 }
 
 fn tasks() -> impl Strategy<Value = String> {
-    prop::collection::vec((behavior(), -20i32..20, 1u32..4, 0u64..30, prop::option::of(100u64..20_000)), 1..6).prop_map(|ts| {
+    let group = prop::option::of(0u32..3);
+    prop::collection::vec((behavior(), -20i32..20, 1u32..4, 0u64..30, prop::option::of(100u64..20_000), group), 1..6).prop_map(|ts| {
         ts.iter()
             .enumerate()
-            .map(|(i, (b, nice, count, start, slice))| {
+            .map(|(i, (b, nice, count, start, slice, g))| {
                 let slice = slice.map(|s| format!(r#", "slice_us": {s}"#)).unwrap_or_default();
-                format!(r#"{{ "name": "t{i}", "count": {count}, "nice": {nice}, "start_ms": {start}{slice}, "behavior": {b} }}"#)
+                let g = g.map(|g| format!(r#", "cgroup": "g{g}""#)).unwrap_or_default();
+                format!(r#"{{ "name": "t{i}", "count": {count}, "nice": {nice}, "start_ms": {start}{slice}{g}, "behavior": {b} }}"#)
             })
             .collect::<Vec<_>>()
             .join(",")
@@ -49,7 +52,9 @@ fn sim(policy: &str, feats: &str, cpus: u32, hz: u32, seed: u64, ts: &str) -> Si
     let text = format!(
         r#"{{ "format": "fairground-scenario/1", "name": "p", "seed": {seed}, "duration_ms": 120,
             "machine": {{ "cpus": {cpus}, "hz": {hz} }},
-            "scheduler": {{ "policy": "{policy}", "features": {{ {feats} }} }}, "tasks": [ {ts} ] }}"#
+            "scheduler": {{ "policy": "{policy}", "features": {{ {feats} }} }},
+            "cgroups": [ {{ "name": "g0" }}, {{ "name": "g1", "shares": 300 }}, {{ "name": "g2", "parent": "g1", "shares": 5000 }} ],
+            "tasks": [ {ts} ] }}"#
     );
     let v = parse_scenario(&text).unwrap_or_else(|e| panic!("refused: {e}\n{text}"));
     Sim::new(&v).unwrap_or_else(|e| panic!("refused: {e}"))
@@ -103,7 +108,7 @@ fn check_subtree(f: &Fair, ver: Version, n: u32, errs: &mut Vec<String>) -> Opti
 fn check(s: &Sim) -> Result<(), String> {
     let f = &s.fair;
     let ver = f.eevdf.expect("an EEVDF policy");
-    for rq in 0..s.cpus.len() as u32 {
+    for rq in 0..f.cfs_rqs.len() as u32 {
         let q = &f.cfs_rqs[rq as usize];
         let acc = Nodes(f);
         rbtree::check_invariants(&q.tasks_timeline, &acc, |a: &Nodes, x, y| {
