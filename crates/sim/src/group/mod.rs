@@ -156,3 +156,35 @@ impl Fair {
         }
     }
 }
+
+/// A group's entity on one CPU, for the app's views: its weight (unscaled, as
+/// `/proc/sched_debug` prints `se->load.weight`), its load average, and its runqueue's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupCpuState {
+    pub weight: u64,
+    pub on_rq: bool,
+    pub se_load_avg: u64,
+    pub rq_load_avg: u64,
+    pub h_nr_running: u32,
+}
+
+impl Fair {
+    /// The state of group `tg` on every CPU.
+    pub fn group_state(&self, tg: u32) -> Vec<GroupCpuState> {
+        let g = &self.tgs[tg as usize];
+        g.se.iter()
+            .zip(&g.cfs_rq)
+            .map(|(&se, &rq)| {
+                let e = &self.ents[se as usize];
+                let q = &self.cfs_rqs[rq as usize];
+                GroupCpuState {
+                    weight: crate::weights::scale_load_down(e.load.weight),
+                    on_rq: e.on_rq,
+                    se_load_avg: e.avg.load_avg,
+                    rq_load_avg: q.avg.load_avg,
+                    h_nr_running: q.h_nr_running,
+                }
+            })
+            .collect()
+    }
+}
