@@ -275,14 +275,14 @@ impl Sim {
 /// Resolve each timeline entry to task indices (an expanded name, a base name or a workload
 /// name, as `scenario::target_tasks` reads them) or to a task group.
 fn resolve_timeline(s: &scenario::Scenario, expanded: &[scenario::ExpandedTask]) -> Vec<Change> {
-    s.timeline
-        .iter()
-        .map(|e| {
-            let (tasks, cgroup) = match &e.target {
-                Target::Task(name) => (scenario::target_tasks(s, expanded, name).into_iter().map(|i| i as u32).collect(), None),
-                Target::Cgroup(name) => (Vec::new(), s.cgroups.iter().position(|g| &g.name == name).map(|g| g as u32)),
-            };
-            Change { at_ns: e.at_ns, tasks, cgroup, set: e.set.clone() }
-        })
-        .collect()
+    s.timeline.iter().map(|e| resolve_change(s, expanded, e)).collect()
+}
+
+/// One timeline entry, resolved (also for entries added while a run is under way).
+fn resolve_change(s: &scenario::Scenario, expanded: &[scenario::ExpandedTask], e: &scenario::TimelineEntry) -> Change {
+    let (tasks, cgroup) = match &e.target {
+        Target::Task(name) => (scenario::target_tasks(s, expanded, name).into_iter().map(|i| i as u32).collect(), None),
+        Target::Cgroup(name) => (Vec::new(), s.cgroups.iter().position(|g| &g.name == name).map(|g| g as u32)),
+    };
+    Change { at_ns: e.at_ns, tasks, cgroup, set: e.set.clone() }
 }
