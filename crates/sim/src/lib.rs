@@ -10,6 +10,7 @@ pub mod eevdf;
 pub mod engine;
 pub mod entity;
 pub mod group;
+pub mod interop;
 pub mod rbtree;
 pub mod report;
 pub mod rng;

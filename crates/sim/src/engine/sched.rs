@@ -92,10 +92,20 @@ impl Sim {
         {
             let t = &mut self.tasks[ti as usize];
             t.state = TState::Sleeping;
-            if let Beh::Bursty { sleep, .. } = &t.beh {
-                let sleep = sleep.clone();
-                let d = t.rng.draw_ns(&sleep);
-                self.queue.push(now + d, Class::Timer, ti, 0);
+            match &mut t.beh {
+                Beh::Bursty { sleep, .. } => {
+                    let sleep = sleep.clone();
+                    let d = t.rng.draw_ns(&sleep);
+                    self.queue.push(now + d, Class::Timer, ti, 0);
+                }
+                Beh::Replay { steps, at } => {
+                    // The next step's sleep; after the last step the task sleeps for good.
+                    *at += 1;
+                    if let Some(&(sleep, _)) = steps.get(*at) {
+                        self.queue.push(now + sleep, Class::Timer, ti, 0);
+                    }
+                }
+                _ => {}
             }
         }
         self.fair.dequeue_task_fair(ti, DEQUEUE_SLEEP);
@@ -115,6 +125,11 @@ impl Sim {
         if let Some(p) = t.beh.period() {
             t.next_fire = t.start_ns + p;
             self.queue.push(t.next_fire, Class::Timer, ti, 0);
+        }
+        if let Beh::Replay { steps, .. } = &t.beh {
+            if steps[0].0 > 0 {
+                self.queue.push(t.start_ns + steps[0].0, Class::Timer, ti, 0);
+            }
         }
         if t.beh.forked_asleep() {
             // Forked, then asleep until its first timer: it keeps its fork placement, made
@@ -136,6 +151,7 @@ impl Sim {
             }
             Beh::Duty { quota, .. } => (*quota).max(1),
             Beh::Periodic { run, .. } => *run,
+            Beh::Replay { steps, .. } => steps[0].1,
         };
         t.state = TState::Runnable;
         // activate_task() without ENQUEUE_WAKEUP: enqueue_entity renormalises the vruntime
@@ -156,6 +172,7 @@ impl Sim {
                 let run = run.clone();
                 (t.rng.draw_ns(&run).max(1), None)
             }
+            Beh::Replay { steps, at } => (steps[*at].1, None),
             Beh::Hog => return,
         };
         if let Some(p) = periodic {
