@@ -112,3 +112,64 @@ pub fn import(args: &[String]) -> ExitCode {
         }
     }
 }
+
+pub const USAGE_RTAPP: &str = "  import-rtapp FILE [--policy P]  read an rt-app workload (the supported subset) as a scenario
+  export-rtapp FILE             write a scenario's tasks as an rt-app workload";
+
+pub fn import_rtapp(args: &[String]) -> ExitCode {
+    let (file, policy) = match args {
+        [f] => (f, "eevdf-v6.12"),
+        [f, flag, p] if flag == "--policy" => (f, p.as_str()),
+        _ => {
+            eprintln!("fairground: import-rtapp FILE [--policy P]");
+            return ExitCode::from(2);
+        }
+    };
+    let text = match read(file) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    match fairground_sim::interop::import_rtapp(&text, policy) {
+        Ok((scenario, warnings)) => {
+            for w in &warnings {
+                eprintln!("fairground: {file}: {w}");
+            }
+            let json = serde_json::to_string_pretty(&scenario).unwrap_or_default();
+            if let Err(e) = parse_scenario(&json) {
+                eprintln!("fairground: {file}: the scenario built from it is not valid: {e}");
+                return ExitCode::from(2);
+            }
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn export_rtapp(args: &[String]) -> ExitCode {
+    let [file] = args else {
+        eprintln!("fairground: export-rtapp takes one FILE");
+        return ExitCode::from(2);
+    };
+    let text = match read(file) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    match parse_scenario(&text) {
+        Ok(v) => {
+            let (out, warnings) = fairground_sim::interop::export_rtapp(&v.scenario);
+            for w in &warnings {
+                eprintln!("fairground: {file}: {w}");
+            }
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -25,8 +25,10 @@ fn main() -> ExitCode {
         Some("run") => run(&args[1..]),
         Some("export-ftrace") => interop::export(&args[1..]),
         Some("import-ftrace") => interop::import(&args[1..]),
+        Some("import-rtapp") => interop::import_rtapp(&args[1..]),
+        Some("export-rtapp") => interop::export_rtapp(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}{}", interop::USAGE);
+            println!("{USAGE}{}\n{}", interop::USAGE, interop::USAGE_RTAPP);
             ExitCode::SUCCESS
         }
         _ => {

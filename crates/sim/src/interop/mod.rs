@@ -5,6 +5,8 @@
 pub mod ftrace_export;
 pub mod ftrace_import;
 mod ftrace_line;
+pub mod rtapp;
 
 pub use ftrace_export::{run_to_ftrace, to_ftrace};
 pub use ftrace_import::{import_ftrace, ImportOptions, Imported, ObservedTask};
+pub use rtapp::{export_rtapp, import_rtapp};
