@@ -77,6 +77,7 @@ pub mod engine;
 pub mod entity;
 pub mod group;
 pub mod interop;
+pub mod measure;
 pub mod rbtree;
 pub mod report;
 pub mod rng;
