@@ -9,6 +9,7 @@ use fairground_sim::{run_text, Limits};
 use std::process::ExitCode;
 
 mod interop;
+mod measure;
 
 const USAGE: &str = "usage: fairground run FILE [--json]
 
@@ -27,8 +28,10 @@ fn main() -> ExitCode {
         Some("import-ftrace") => interop::import(&args[1..]),
         Some("import-rtapp") => interop::import_rtapp(&args[1..]),
         Some("export-rtapp") => interop::export_rtapp(&args[1..]),
+        Some("compare") => measure::compare_cmd(&args[1..]),
+        Some("sweep") => measure::sweep_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}{}\n{}", interop::USAGE, interop::USAGE_RTAPP);
+            println!("{USAGE}{}\n{}\n{}", measure::USAGE, interop::USAGE, interop::USAGE_RTAPP);
             ExitCode::SUCCESS
         }
         _ => {
