@@ -75,6 +75,7 @@ pub mod cfs;
 pub mod eevdf;
 pub mod engine;
 pub mod entity;
+pub mod explain;
 pub mod group;
 pub mod interop;
 pub mod measure;

@@ -24,6 +24,9 @@ impl Sim {
         if next == prev {
             return;
         }
+        if next != NIL && self.fair.log.is_some() {
+            self.log_pick(cpu, prev, next);
+        }
         if prev != NIL {
             self.switch_out(cpu, prev, cause);
         }
@@ -31,6 +34,24 @@ impl Sim {
         if next != NIL {
             self.switch_in(cpu, next);
         }
+    }
+
+    /// The decision log's entry for a pick.
+    fn log_pick(&mut self, cpu: u32, prev: u32, next: u32) {
+        let f = &self.fair;
+        let q = f.ents[next as usize].cfs_rq;
+        let e = &f.ents[next as usize];
+        let eevdf = f.eevdf.is_some();
+        let (lag, eligible) = if eevdf {
+            let v = crate::eevdf::avg::avg_vruntime(f, q);
+            (v.wrapping_sub(e.vruntime) as i64, crate::eevdf::avg::entity_eligible(f, q, next))
+        } else {
+            (0, true)
+        };
+        let key_rel = e.vruntime.wrapping_sub(f.cfs_rqs[q as usize].min_vruntime) as i64;
+        let why = crate::explain::Why::Pick { prev, key_rel, lag, eligible, eevdf };
+        let d = crate::explain::Decision { at_ns: self.now, cpu, task: next, other: NIL, outcome: true, why };
+        self.fair.record(d);
     }
 
     fn switch_out(&mut self, cpu: u32, prev: u32, cause: Option<ReschedCause>) {
