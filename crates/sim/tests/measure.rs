@@ -27,7 +27,7 @@ proptest! {
         prop_assert_eq!(h.total(), samples.len() as u64);
         for (i, &c) in h.counts.iter().enumerate() {
             let (lo, hi) = h.bounds(i);
-            let count = samples.iter().filter(|&&s| s >= lo && hi.map_or(true, |h| s < h)).count() as u64;
+            let count = samples.iter().filter(|&&s| s >= lo && hi.is_none_or(|h| s < h)).count() as u64;
             prop_assert_eq!(c, count);
         }
     }
