@@ -3,11 +3,15 @@
 //! The engine owns tasks, CPUs and the event queue; all scheduling decisions are made by the
 //! policy (`crate::cfs::Fair`). `events.rs` documents the order of events at one instant.
 
+mod balance;
+pub mod cfs_tasks;
 pub mod events;
+mod placement;
 mod report;
 mod sched;
 pub mod stats;
 pub mod task;
+pub mod workloads;
 
 use crate::cfs::Fair;
 use crate::entity::{Entity, NIL};
@@ -17,6 +21,9 @@ use crate::tunables::Config;
 use crate::weights::LoadWeight;
 use events::{Class, Queue};
 use task::{Beh, TState, Task, TaskStats};
+use workloads::WlState;
+
+pub use balance::{Level, Smp};
 
 /// A simulated CPU.
 #[derive(Clone, Debug)]
@@ -58,6 +65,10 @@ pub struct Sim {
     dirty: Vec<u32>,
     cgroups: Vec<scenario::Cgroup>,
     finished: bool,
+    /// Topology, `cfs_tasks` lists and balancer state (`balance.rs`).
+    pub smp: Smp,
+    /// Workload states, in file order (`workloads/`).
+    pub wl: Vec<WlState>,
 }
 
 impl Sim {
@@ -70,12 +81,6 @@ impl Sim {
             return Err(ScenarioError::at(
                 "scheduler.policy",
                 format!("{} is not simulated yet in this version of Fairground (cfs-v6.2 and latency-nice-v12 are)", cfg.policy.name()),
-            ));
-        }
-        if !s.workloads.is_empty() {
-            return Err(ScenarioError::at(
-                "workloads[0]",
-                "hackbench and schbench workloads are not simulated yet in this version of Fairground",
             ));
         }
         let mut warnings = v.warnings.clone();
@@ -92,10 +97,20 @@ impl Sim {
         let mut fair = Fair::new(cfg, expanded.len());
         let v12 = fair.v12;
         let mut tasks = Vec::with_capacity(expanded.len());
+        let mut wl: Vec<WlState> = Vec::with_capacity(s.workloads.len());
         for (i, t) in expanded.iter().enumerate() {
             let i = i as u32;
-            let Some(spec) = t.behavior.as_ref() else {
-                return Err(ScenarioError::at("workloads", "workload tasks are not simulated yet"));
+            let beh = match (&t.behavior, &t.origin) {
+                (Some(spec), _) => Beh::from_spec(spec),
+                (None, scenario::Origin::Workload { spec, .. }) => {
+                    if wl.len() <= *spec {
+                        wl.push(WlState::new(&s.workloads[*spec], i));
+                    }
+                    let w = wl.len() as u32 - 1;
+                    let (role, idx) = wl[w as usize].role_of(i - wl[w as usize].first);
+                    Beh::Workload { wl: w, role, idx }
+                }
+                (None, _) => return Err(ScenarioError::at("tasks", "a task without a behaviour")),
             };
             let mut e = Entity::new(LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
             if v12 {
@@ -116,7 +131,7 @@ impl Sim {
                 allowed,
                 cgroup,
                 start_ns: t.start_ns,
-                beh: Beh::from_spec(spec),
+                beh,
                 work_left: 0,
                 run_start: 0,
                 next_fire: 0,
@@ -139,6 +154,7 @@ impl Sim {
             queue.push(c.at_ns, Class::Timeline, i as u32, 0);
         }
         queue.push(0, Class::Tick, 0, 0);
+        let smp = Smp::new(ncpus, llc, fair.cfg.hz, tasks.len());
 
         Ok(Sim {
             name: s.name.clone(),
@@ -155,6 +171,8 @@ impl Sim {
             dirty: Vec::with_capacity(ncpus as usize),
             cgroups: s.cgroups.clone(),
             finished: false,
+            smp,
+            wl,
         })
     }
 
@@ -233,6 +251,7 @@ impl Sim {
                 self.dirty.push(cpu);
             }
         }
+        self.rebalance_domains();
         let next = self.now + self.fair.cfg.tick_ns;
         self.queue.push(next, Class::Tick, 0, 0);
     }
