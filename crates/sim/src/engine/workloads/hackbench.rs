@@ -76,6 +76,17 @@ impl Hackbench {
     pub fn per_task(&self) -> u64 {
         u64::from(self.fds) * self.loops
     }
+
+    /// Slots of receiver `r`'s pipe in use: unread messages plus writes under way.
+    pub fn pipe_fill(&self, r: u32) -> u32 {
+        let p = &self.pipes[r as usize];
+        p.unread + p.writing
+    }
+
+    /// Messages receiver `r` has read.
+    pub fn read_by(&self, r: u32) -> u64 {
+        self.read[r as usize]
+    }
 }
 
 impl Sim {
