@@ -271,3 +271,25 @@ fn no_cpu_idles_beside_a_pullable_task_beyond_the_interval() {
         assert!(episodes > 0, "the test must create such situations (bounded scan, affinity)");
     }
 }
+
+/// Fork placement goes to the idlest allowed CPU: fewest runnable tasks, then fewest tasks
+/// homed there (asleep included), then lowest id. Four periodic tasks forked asleep on
+/// 4 CPUs spread one per CPU (by runnable count alone all would land on CPU 0).
+#[test]
+fn fork_goes_to_the_idlest_allowed_cpu() {
+    let mut s = sim(&scenario(
+        "cfs-v6.2",
+        r#"{ "cpus": 4 }"#,
+        10,
+        r#"{ "name": "p", "count": 4, "behavior": { "kind": "periodic", "period_us": 5000, "run_us": 10 } },
+           { "name": "pinned", "cpus": [1], "behavior": { "kind": "hog" } },
+           { "name": "h", "count": 3, "behavior": { "kind": "hog" } },
+           { "name": "late", "cpus": [1, 2], "behavior": { "kind": "hog" } }"#,
+    ));
+    s.run_until(1);
+    let on: Vec<u32> = s.tasks.iter().map(|t| t.cpu).collect();
+    // p/0..3 → 0, 1, 2, 3 (nothing runnable anywhere; one more homed each time);
+    // pinned → 1; h/0 → 0 (the lowest id with nothing runnable); h/1 → 2; h/2 → 3;
+    // late, allowed on 1 and 2: one runnable and two homed on each: the lower id, 1.
+    assert_eq!(on, vec![0, 1, 2, 3, 1, 0, 2, 3, 1]);
+}

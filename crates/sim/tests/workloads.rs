@@ -164,3 +164,55 @@ fn schbench_counts_workers_only_and_overruns() {
     let r = run(&text("cfs-v6.2", 8, 500, &schbench(4, r#", "cputime_us": 1000"#)));
     assert!(r.tasks.iter().all(|t| t.overruns == 0));
 }
+
+fn shipped(stem: &str) -> String {
+    let path = format!("{}/../../static/scenarios/{stem}.json", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).expect("shipped scenario")
+}
+
+/// The shipped hackbench shows what its description says: completion a little above the
+/// 80 ms floor (640 ms of work on 8 CPUs), p50 0, a tail of tens of ms; twice the groups
+/// take about twice as long, twice the CPUs about half; v12 at latency nice 0 is identical.
+#[test]
+fn shipped_hackbench_shows_what_it_says() {
+    let text = shipped("hackbench-8cpu");
+    let r = run(&text);
+    let c = completion(&r);
+    assert!((80_000_000..81_000_000).contains(&c), "completion {c}");
+    let l = &r.workloads[0].wakeup_latency_ns;
+    assert_eq!(l.p50, Some(0));
+    assert_eq!(l.p90, Some(2_000), "one message");
+    assert!(l.max.unwrap_or(0) > 10_000_000, "max {:?}", l.max);
+    let double = completion(&run(&text.replace(r#""groups": 4"#, r#""groups": 8"#).replace(r#""duration_ms": 150"#, r#""duration_ms": 400"#)));
+    assert!((c * 19 / 10..c * 21 / 10).contains(&double), "8 groups: {double}");
+    let wide = completion(&run(&text.replace(r#""cpus": 8"#, r#""cpus": 16"#)));
+    assert!((c * 45 / 100..c * 55 / 100).contains(&wide), "16 CPUs: {wide}");
+    let v12 = run(&text.replace("cfs-v6.2", "latency-nice-v12"));
+    assert_eq!(v12.workloads, r.workloads);
+}
+
+/// The shipped schbench beside stress-ng shows what its description says: p50 and p75 0 with
+/// most worker wakeups preempting a stress task, p90 and p99 about one 2 ms round, stress at
+/// 50%; 4 workers: no tail; 16 workers: a 2 ms median and stress overruns.
+#[test]
+fn shipped_schbench_vs_stress_shows_what_it_says() {
+    let text = shipped("schbench-vs-stress");
+    let r = run(&text);
+    let l = &r.workloads[0].wakeup_latency_ns;
+    assert_eq!((l.p50, l.p75), (Some(0), Some(0)));
+    for p in [l.p90, l.p99] {
+        let p = p.unwrap_or(0);
+        assert!((1_900_000..=2_100_000).contains(&p), "p90/p99 {p}");
+    }
+    let workers: Vec<_> = r.tasks.iter().filter(|t| t.name.contains("worker")).collect();
+    let (wakeups, preempt): (u64, u64) = workers.iter().fold((0, 0), |a, t| (a.0 + t.wakeups, a.1 + t.wakeup_preemptions));
+    assert!(preempt * 2 > wakeups, "{preempt} of {wakeups} wakeups preempt");
+    for t in r.tasks.iter().filter(|t| t.name.starts_with("stress")) {
+        assert!((t.share - 0.5).abs() < 0.01, "{} {}", t.name, t.share);
+    }
+    let few = run(&text.replace(r#""workers": 4"#, r#""workers": 2"#));
+    assert_eq!(few.workloads[0].wakeup_latency_ns.p99, Some(0));
+    let many = run(&text.replace(r#""workers": 4"#, r#""workers": 8"#));
+    assert!(many.workloads[0].wakeup_latency_ns.p50.unwrap_or(0) >= 1_900_000);
+    assert!(many.tasks.iter().filter(|t| t.name.starts_with("stress")).map(|t| t.overruns).sum::<u64>() > 0);
+}

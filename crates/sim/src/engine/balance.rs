@@ -42,6 +42,9 @@ pub struct Smp {
     busy_mark: Vec<u64>,
     mark_ns: u64,
     pub cfs_tasks: CfsTasks,
+    /// Per CPU: forked tasks whose CPU (where they run or last ran) it is, asleep or not. Fork
+    /// placement breaks ties with it, a stand-in for the blocked load PELT would show.
+    pub homed: Vec<u32>,
     /// Scratch orderings for the periodic balance (reused: no allocation per balance).
     by_load_desc: Vec<u32>,
     by_load_asc: Vec<u32>,
@@ -68,9 +71,16 @@ impl Smp {
             busy_mark: vec![0; cpus as usize],
             mark_ns: 0,
             cfs_tasks: CfsTasks::new(cpus as usize, tasks),
+            homed: vec![0; cpus as usize],
             by_load_desc: Vec::with_capacity(cpus as usize),
             by_load_asc: Vec::with_capacity(cpus as usize),
         }
+    }
+
+    /// A task's CPU changes from `from` to `to`.
+    pub fn rehome(&mut self, from: u32, to: u32) {
+        self.homed[from as usize] -= 1;
+        self.homed[to as usize] += 1;
     }
 
     /// The longest balance interval, in ticks: no CPU stays idle longer than this while
@@ -118,6 +128,7 @@ impl Sim {
         self.deactivate_task(ti, 0);
         let root = self.fair.root_rq(dst);
         let t = &mut self.tasks[ti as usize];
+        self.smp.rehome(t.cpu, dst);
         t.cpu = dst;
         t.stats.migrations += 1;
         self.fair.ents[ti as usize].cfs_rq = root;

@@ -93,20 +93,22 @@ impl Sim {
     }
 
     /// Fork placement (`find_idlest_cpu()`, modelled): the allowed CPU with the fewest
-    /// runnable tasks, lowest id on ties.
+    /// runnable tasks; on ties, the fewest tasks homed there (running, queued or asleep: a
+    /// stand-in for PELT's blocked load, so that tasks forked asleep spread too); then the
+    /// lowest id.
     pub(super) fn select_fork_cpu(&self, ti: u32) -> u32 {
         let t = &self.tasks[ti as usize];
         let mut best = NIL;
-        let mut best_load = u32::MAX;
+        let mut best_load = (u32::MAX, u32::MAX);
         for cpu in 0..self.cpus.len() as u32 {
             if !t.may_run_on(cpu) {
                 continue;
             }
-            let l = self.nr_running(cpu);
+            let l = (self.nr_running(cpu), self.smp.homed[cpu as usize]);
             if l < best_load {
                 best = cpu;
                 best_load = l;
-                if l == 0 {
+                if l == (0, 0) {
                     break;
                 }
             }

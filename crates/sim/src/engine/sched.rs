@@ -113,6 +113,7 @@ impl Sim {
         let root = self.fair.root_rq(cpu);
         let t = &mut self.tasks[ti as usize];
         t.cpu = cpu;
+        self.smp.homed[cpu as usize] += 1;
         self.fair.ents[ti as usize].cfs_rq = root;
         self.fair.task_fork_fair(ti);
         // A workload task's first unit of work, or None: it starts asleep.
@@ -184,6 +185,7 @@ impl Sim {
         if cpu != t.cpu {
             flags |= ENQUEUE_MIGRATED;
             t.stats.migrations += 1;
+            self.smp.rehome(t.cpu, cpu);
             t.cpu = cpu;
             let root = self.fair.root_rq(cpu);
             self.fair.migrate_task_rq_fair(ti, root);
