@@ -45,6 +45,11 @@ pub struct Smp {
     /// Per CPU: forked tasks whose CPU (where they run or last ran) it is, asleep or not. Fork
     /// placement breaks ties with it, a stand-in for the blocked load PELT would show.
     pub homed: Vec<u32>,
+    /// Bit per CPU: it held at least two runnable tasks when last enqueued on (the kernel's
+    /// `rd->overload`, per CPU). Newly-idle balance looks only at these CPUs, re-checking
+    /// each; a CPU found with fewer is cleared. Only an optimisation: a CPU with fewer than
+    /// two runnable tasks is never a source.
+    overloaded: Vec<u64>,
     /// Scratch orderings for the periodic balance (reused: no allocation per balance).
     by_load_desc: Vec<u32>,
     by_load_asc: Vec<u32>,
@@ -72,6 +77,7 @@ impl Smp {
             mark_ns: 0,
             cfs_tasks: CfsTasks::new(cpus as usize, tasks),
             homed: vec![0; cpus as usize],
+            overloaded: vec![0; (cpus as usize).div_ceil(64)],
             by_load_desc: Vec::with_capacity(cpus as usize),
             by_load_asc: Vec::with_capacity(cpus as usize),
         }
@@ -95,6 +101,9 @@ impl Sim {
     pub(super) fn activate_task(&mut self, ti: u32, cpu: u32, flags: u32) {
         self.fair.enqueue_task_fair(ti, flags);
         self.smp.cfs_tasks.add(cpu, ti);
+        if self.nr_running(cpu) >= 2 {
+            self.smp.overloaded[cpu as usize / 64] |= 1 << (cpu % 64);
+        }
     }
 
     /// `deactivate_task()`: dequeue from the fair class and from `cfs_tasks`.
@@ -146,8 +155,14 @@ impl Sim {
             let mut best = NIL;
             let mut best_task = NIL;
             let mut best_nr = 1;
-            for src in first..first + span {
+            let mut from = first;
+            while let Some(src) = self.next_overloaded(from, first + span) {
+                from = src + 1;
                 let nr = self.nr_running(src);
+                if nr < 2 {
+                    self.smp.overloaded[src as usize / 64] &= !(1 << (src % 64));
+                    continue;
+                }
                 if src == cpu || nr <= best_nr {
                     continue;
                 }
@@ -164,6 +179,21 @@ impl Sim {
             }
         }
         NIL
+    }
+
+    /// The first CPU in `[from, end)` whose overloaded bit is set.
+    fn next_overloaded(&self, from: u32, end: u32) -> Option<u32> {
+        let mut c = from;
+        while c < end {
+            let word = self.smp.overloaded[c as usize / 64] >> (c % 64);
+            if word == 0 {
+                c = (c / 64 + 1) * 64;
+                continue;
+            }
+            let found = c + word.trailing_zeros();
+            return (found < end).then_some(found);
+        }
+        None
     }
 
     /// `rebalance_domains()` at a tick, modelled: each level whose interval divides the tick
