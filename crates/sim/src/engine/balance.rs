@@ -285,3 +285,26 @@ impl Sim {
         self.smp.by_load_asc = asc;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn levels(cpus: u32, llc: u32, hz: u32) -> Vec<(u32, u64)> {
+        Smp::new(cpus, llc, hz, 0).levels.iter().map(|l| (l.span, l.interval_ticks)).collect()
+    }
+
+    /// A domain of `span` CPUs balances every `span` ms, rounded up to whole ticks (at least
+    /// one): 8 ms at 250 Hz is 2 ticks, 64 ms is 16; 1 024 ms at 1000 Hz is 1 024 ticks;
+    /// 4 ms at 100 Hz rounds up to 1 tick, 2 ms at 300 Hz to 1 (0.6), 8 ms at 300 Hz to 3 (2.4).
+    #[test]
+    fn domain_levels_and_intervals() {
+        assert_eq!(levels(64, 8, 250), vec![(8, 2), (64, 16)]);
+        assert_eq!(levels(1024, 1024, 1000), vec![(1024, 1024)]);
+        assert_eq!(levels(4, 1, 100), vec![(4, 1)], "LLCs of one CPU: only the machine level");
+        assert_eq!(levels(2, 2, 300), vec![(2, 1)]);
+        assert_eq!(levels(16, 8, 300), vec![(8, 3), (16, 5)]);
+        assert_eq!(levels(1, 1, 250), vec![], "one CPU: nothing to balance");
+        assert_eq!(Smp::new(64, 8, 250, 0).max_interval_ticks(), 16);
+    }
+}
