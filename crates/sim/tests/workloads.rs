@@ -216,3 +216,25 @@ fn shipped_schbench_vs_stress_shows_what_it_says() {
     assert!(many.workloads[0].wakeup_latency_ns.p50.unwrap_or(0) >= 1_900_000);
     assert!(many.tasks.iter().filter(|t| t.name.starts_with("stress")).map(|t| t.overruns).sum::<u64>() > 0);
 }
+
+/// The report's `workloads` array (contract §2) carries each workload's name, `completion_ns`
+/// (an integer, or null) and `wakeup_latency_ns`, in file order.
+#[test]
+fn report_json_carries_workloads() {
+    let t = text(
+        "cfs-v6.2",
+        4,
+        50,
+        &format!("{}, {}", hackbench(1, 2, 3, ""), schbench(2, r#", "name": "sb2""#).replace(r#""name": "sb", "#, "")),
+    );
+    let v = serde_json::to_value(run(&t)).expect("serialises");
+    let w = v["workloads"].as_array().expect("workloads array");
+    assert_eq!(w.len(), 2);
+    assert_eq!(w[0]["name"], "hb");
+    // Each receiver reads 2 × 3 messages of 2 µs: never done before 12 µs.
+    assert!(w[0]["completion_ns"].as_u64().is_some_and(|c| c >= 12_000), "{}", w[0]["completion_ns"]);
+    assert!(w[0]["wakeup_latency_ns"]["count"].as_u64().is_some());
+    assert_eq!(w[1]["name"], "sb2");
+    assert!(w[1]["completion_ns"].is_null());
+    assert!(w[1]["wakeup_latency_ns"]["p99"].is_u64());
+}
