@@ -204,7 +204,7 @@ impl Sim {
         let tick = self.now / self.fair.cfg.tick_ns;
         for l in 0..self.smp.levels.len() {
             let Level { span, interval_ticks } = self.smp.levels[l];
-            if tick % interval_ticks != 0 {
+            if !tick.is_multiple_of(interval_ticks) {
                 continue;
             }
             self.events += 1;
@@ -232,12 +232,10 @@ impl Sim {
             if c.curr != NIL {
                 busy += now - self.tasks[c.curr as usize].run_start;
             }
-            if dt > 0 {
-                let d = busy - self.smp.busy_mark[cpu];
-                sum += (d * SCHED_CAPACITY_SCALE / dt).min(SCHED_CAPACITY_SCALE);
-            }
+            let d = busy - self.smp.busy_mark[cpu];
+            sum += (d * SCHED_CAPACITY_SCALE).checked_div(dt).unwrap_or(0).min(SCHED_CAPACITY_SCALE);
             self.smp.busy_mark[cpu] = busy;
-            if (cpu as u32 + 1) % llc == 0 {
+            if (cpu as u32 + 1).is_multiple_of(llc) {
                 if dt > 0 {
                     self.smp.nr_idle_scan[cpu / llc as usize] = nr_idle_scan(sum, llc.into());
                 }
