@@ -126,21 +126,22 @@ impl Sim {
         NIL
     }
 
-    /// `detach_task()` + `attach_task()`: move queued task `ti` from `src` to `dst`.
-    /// `deactivate_task(DEQUEUE_NOCLOCK)` leaves the vruntime relative to the source's
-    /// min_vruntime; `set_task_cpu()` moves the entity (v6.2's `migrate_task_rq_fair()` only
-    /// adjusts vruntime for a TASK_WAKING task, and only PELT otherwise, which is not
-    /// modelled, so it is not called here); `activate_task()` with ENQUEUE_MIGRATED (as v6.6's
-    /// `activate_task()` sets it for a migrating task) adds the destination's min_vruntime.
-    /// The time a migration costs is not modelled; it is counted in `migrations`.
+    /// `detach_task()` + `attach_task()`: move queued task `ti` to `dst`.
+    /// `deactivate_task()` with DEQUEUE_MIGRATING (`TASK_ON_RQ_MIGRATING`: under v6.2 the
+    /// vruntime becomes relative to the source's min_vruntime, and the load goes along);
+    /// `set_task_cpu()` → `migrate_task_rq_fair()`, which for a migrating task leaves the
+    /// vruntime alone and moves the entity to the destination's runqueue (of its group);
+    /// `activate_task()` with ENQUEUE_MIGRATED (as v6.6's `activate_task()` sets it for a
+    /// migrating task), which adds the destination's min_vruntime (v6.2) or places the task
+    /// with its lag (EEVDF). The time a migration costs is not modelled; it is counted in
+    /// `migrations`.
     fn move_queued_task(&mut self, ti: u32, dst: u32) {
-        self.deactivate_task(ti, 0);
-        let root = self.fair.root_rq(dst);
+        self.deactivate_task(ti, DEQUEUE_MIGRATING);
+        self.fair.migrate_task_rq_fair(ti, dst);
         let t = &mut self.tasks[ti as usize];
         self.smp.rehome(t.cpu, dst);
         t.cpu = dst;
         t.stats.migrations += 1;
-        self.fair.ents[ti as usize].cfs_rq = root;
         self.activate_task(ti, dst, ENQUEUE_MIGRATED);
     }
 
