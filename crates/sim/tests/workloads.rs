@@ -6,6 +6,9 @@ use fairground_sim::engine::Sim;
 use fairground_sim::report::Report;
 use fairground_sim::{parse_scenario, run_text, Limits};
 
+/// Placement, balancing and the workloads are the same under every policy.
+const POLICIES: [&str; 4] = ["cfs-v6.2", "latency-nice-v12", "eevdf-v6.6", "eevdf-v6.12"];
+
 fn text(policy: &str, cpus: u32, duration_ms: u64, workload: &str) -> String {
     format!(
         r#"{{ "format": "fairground-scenario/1", "name": "w", "duration_ms": {duration_ms},
@@ -64,7 +67,7 @@ fn hackbench_delivers_every_message_exactly_once() {
 /// CPU work, 2 × groups × fds² × loops × msg_us. 1 group of 4, 10 loops, 2 µs: 640 µs.
 #[test]
 fn hackbench_on_one_cpu_completes_in_its_cpu_work() {
-    for policy in ["cfs-v6.2", "latency-nice-v12"] {
+    for policy in POLICIES {
         let r = run(&text(policy, 1, 100, &hackbench(1, 4, 10, "")));
         assert_eq!(completion(&r), 640_000, "{policy}");
         let r = run(&text(policy, 1, 100, &hackbench(3, 5, 7, r#", "msg_us": 3, "pipe_msgs": 2"#)));
@@ -84,7 +87,7 @@ fn hackbench_unfinished_is_null() {
 /// more CPUs (the same work spread wider), under both policies.
 #[test]
 fn hackbench_completion_grows_with_groups_and_falls_with_cpus() {
-    for policy in ["cfs-v6.2", "latency-nice-v12"] {
+    for policy in POLICIES {
         let by_groups: Vec<u64> =
             [1, 2, 4, 8].iter().map(|&g| completion(&run(&text(policy, 4, 5_000, &hackbench(g, 10, 20, ""))))).collect();
         assert!(by_groups.windows(2).all(|w| w[0] < w[1]), "{policy}: by groups {by_groups:?}");
@@ -129,7 +132,7 @@ fn schbench(workers: u32, extra: &str) -> String {
 /// wakes on an idle CPU (latency 0 at p99); beyond, they queue behind each other.
 #[test]
 fn schbench_latency_rises_as_workers_outnumber_cpus() {
-    for policy in ["cfs-v6.2", "latency-nice-v12"] {
+    for policy in POLICIES {
         let mut p50 = Vec::new();
         let mut p99 = Vec::new();
         for w in [2, 4, 8, 16, 32] {

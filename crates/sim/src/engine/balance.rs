@@ -198,7 +198,8 @@ impl Sim {
     }
 
     /// `rebalance_domains()` at a tick, modelled: each level whose interval divides the tick
-    /// number evens out every one of its domains (see `balance_span`). The LLC level also
+    /// number evens out every one of its domains (see `balance_span`). It runs at the end of
+    /// the tick's instant, once the CPUs the tick preempted have rescheduled. The LLC level also
     /// refreshes `nr_idle_scan` (`update_idle_cpu_scan()` runs in the LLC domain's balance).
     /// Counts one event per level balanced.
     pub(super) fn rebalance_domains(&mut self) {

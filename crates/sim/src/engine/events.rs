@@ -8,7 +8,8 @@
 //! 5. the tick (all busy CPUs, in CPU order).
 //!
 //! Then every CPU asked to reschedule during that instant runs `schedule()`, in CPU order, as
-//! it would on the return from the interrupt. A task that finishes its burst calls
+//! it would on the return from the interrupt. After a tick the periodic load balance runs,
+//! and the CPUs it asks to reschedule do so in turn. A task that finishes its burst calls
 //! `schedule()` at once (it sleeps voluntarily).
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

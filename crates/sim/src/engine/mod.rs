@@ -193,6 +193,7 @@ impl Sim {
         };
         self.now = t;
         self.fair.now = t;
+        let mut ticked = false;
         while self.queue.peek_time() == Some(t) {
             let Some(ev) = self.queue.pop() else { break };
             match ev.class {
@@ -200,9 +201,24 @@ impl Sim {
                 Class::Timeline => self.on_timeline(ev.id),
                 Class::Fork => self.on_fork(ev.id),
                 Class::Timer => self.on_timer(ev.id),
-                Class::Tick => self.on_tick(),
+                Class::Tick => {
+                    self.on_tick();
+                    ticked = true;
+                }
             }
         }
+        self.reschedule_dirty();
+        if ticked {
+            // The periodic balance sees the instant settled: which tasks run and which wait
+            // once the tick's preemptions have taken effect (balance.rs).
+            self.rebalance_domains();
+            self.reschedule_dirty();
+        }
+        true
+    }
+
+    /// Every CPU asked to reschedule during this instant does, in CPU order.
+    fn reschedule_dirty(&mut self) {
         if !self.dirty.is_empty() {
             let mut dirty = std::mem::take(&mut self.dirty);
             dirty.sort_unstable();
@@ -215,7 +231,6 @@ impl Sim {
             dirty.clear();
             self.dirty = dirty;
         }
-        true
     }
 
     /// Run until simulated time `t` (exclusive) or the end of the run.
@@ -262,7 +277,6 @@ impl Sim {
                 self.fair.update_blocked_averages(cpu);
             }
         }
-        self.rebalance_domains();
         let next = self.now + self.fair.cfg.tick_ns;
         self.queue.push(next, Class::Tick, 0, 0);
     }
