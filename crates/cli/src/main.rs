@@ -186,6 +186,14 @@ fn summary(r: &Report) -> String {
         out.push_str(&format!("cgroup {}: cpu {:.3} ms\n", g.name, g.cpu_ns as f64 / 1e6));
         out.push_str(&percentiles("Wakeup Latencies", &g.wakeup_latency_ns));
     }
+    for w in &r.workloads {
+        let done = match w.completion_ns {
+            Some(ns) => format!("completed in {:.3} ms", ns as f64 / 1e6),
+            None => "not completed within the run".to_string(),
+        };
+        out.push_str(&format!("workload {}: {done}\n", w.name));
+        out.push_str(&percentiles("Wakeup Latencies", &w.wakeup_latency_ns));
+    }
     out.push_str("\ncpus:");
     for c in &r.cpus {
         out.push_str(&format!(" {}:{:.1}%", c.id, c.busy_ns as f64 * 100.0 / r.duration_ns.max(1) as f64));

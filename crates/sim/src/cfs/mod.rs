@@ -115,6 +115,8 @@ pub enum ReschedCause {
     Fork(u32),
     /// A `sched_setattr`-like change.
     Attr,
+    /// This task was moved here by the load balancer (`attach_task()`'s check_preempt_curr).
+    Migrate(u32),
 }
 
 /// The fair class: entities, runqueues and the effective configuration.

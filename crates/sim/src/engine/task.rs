@@ -25,6 +25,18 @@ pub enum Beh {
     Duty { quota: u64, period: u64 },
     /// `[sleep, run]` steps in ns and the step under way.
     Replay { steps: Vec<(u64, u64)>, at: usize },
+    /// A task of workload `wl` (hackbench, schbench): its role drives it (`workloads/`), and
+    /// `idx` is its index among the workload's tasks of that role.
+    Workload { wl: u32, role: Role, idx: u32 },
+}
+
+/// The roles of workload tasks (contract §1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Sender,
+    Receiver,
+    Messenger,
+    Worker,
 }
 
 impl Beh {
