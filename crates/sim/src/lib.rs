@@ -78,6 +78,7 @@ pub mod entity;
 pub mod explain;
 pub mod group;
 pub mod interop;
+pub mod lesson;
 pub mod measure;
 pub mod rbtree;
 pub mod report;
