@@ -25,12 +25,14 @@ impl Sim {
             next = self.newidle_balance(cpu);
         }
         if next == prev {
+            self.update_idle_bit(cpu);
             return;
         }
         if prev != NIL {
             self.switch_out(cpu, prev, cause);
         }
         self.cpus[cpu as usize].curr = next;
+        self.update_idle_bit(cpu);
         if next != NIL {
             self.switch_in(cpu, next);
         }
