@@ -8,18 +8,30 @@ use fairground_sim::report::{LatencyStats, Report};
 use fairground_sim::{run_text, Limits};
 use std::process::ExitCode;
 
+mod interop;
+mod measure;
+
 const USAGE: &str = "usage: fairground run FILE [--json]
 
   run FILE     run a scenario file (JSON or JSONC, contract §1)
   --json       print the report as JSON (contract §2) instead of a summary
-  -h, --help   show this help";
+  -h, --help   show this help
+
+more commands:
+";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
+        Some("export-ftrace") => interop::export(&args[1..]),
+        Some("import-ftrace") => interop::import(&args[1..]),
+        Some("import-rtapp") => interop::import_rtapp(&args[1..]),
+        Some("export-rtapp") => interop::export_rtapp(&args[1..]),
+        Some("compare") => measure::compare_cmd(&args[1..]),
+        Some("sweep") => measure::sweep_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
+            println!("{USAGE}{}\n{}\n{}", measure::USAGE, interop::USAGE, interop::USAGE_RTAPP);
             ExitCode::SUCCESS
         }
         _ => {

@@ -131,6 +131,8 @@ pub struct Fair {
     pub tgs: Vec<crate::group::TaskGroup>,
     /// Load tracking is on (only when there are task groups).
     pub pelt: bool,
+    /// The decision log, when recording (`crate::explain`).
+    pub log: Option<Vec<crate::explain::Decision>>,
     /// What an EEVDF `update_curr()` that reschedules is attributed to: set by the entry
     /// point that called it (tick, wakeup, fork, setattr).
     pub ctx: ReschedCause,
@@ -155,6 +157,7 @@ impl Fair {
             ctx: ReschedCause::Tick,
             tgs: Vec::new(),
             pelt: false,
+            log: None,
             ents: Vec::with_capacity(nr_entities),
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],

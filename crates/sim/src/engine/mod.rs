@@ -136,7 +136,10 @@ impl Sim {
                 latency_nice: t.attrs.latency_nice,
                 allowed,
                 cgroup,
-                start_ns: t.start_ns,
+                start_ns: match &t.behavior {
+                    Some(scenario::Behavior::Replay { start_us, .. }) => t.start_ns + start_us * 1000,
+                    _ => t.start_ns,
+                },
                 beh,
                 work_left: 0,
                 run_start: 0,

@@ -28,6 +28,9 @@ impl Sim {
             self.update_idle_bit(cpu);
             return;
         }
+        if next != NIL && self.fair.log.is_some() {
+            self.log_pick(cpu, prev, next);
+        }
         if prev != NIL {
             self.switch_out(cpu, prev, cause);
         }
@@ -36,6 +39,24 @@ impl Sim {
         if next != NIL {
             self.switch_in(cpu, next);
         }
+    }
+
+    /// The decision log's entry for a pick.
+    fn log_pick(&mut self, cpu: u32, prev: u32, next: u32) {
+        let f = &self.fair;
+        let q = f.ents[next as usize].cfs_rq;
+        let e = &f.ents[next as usize];
+        let eevdf = f.eevdf.is_some();
+        let (lag, eligible) = if eevdf {
+            let v = crate::eevdf::avg::avg_vruntime(f, q);
+            (v.wrapping_sub(e.vruntime) as i64, crate::eevdf::avg::entity_eligible(f, q, next))
+        } else {
+            (0, true)
+        };
+        let key_rel = e.vruntime.wrapping_sub(f.cfs_rqs[q as usize].min_vruntime) as i64;
+        let why = crate::explain::Why::Pick { prev, key_rel, lag, eligible, eevdf };
+        let d = crate::explain::Decision { at_ns: self.now, cpu, task: next, other: NIL, outcome: true, why };
+        self.fair.record(d);
     }
 
     fn switch_out(&mut self, cpu: u32, prev: u32, cause: Option<ReschedCause>) {
@@ -101,10 +122,20 @@ impl Sim {
         {
             let t = &mut self.tasks[ti as usize];
             t.state = TState::Sleeping;
-            if let Beh::Bursty { sleep, .. } = &t.beh {
-                let sleep = sleep.clone();
-                let d = t.rng.draw_ns(&sleep);
-                self.queue.push(now + d, Class::Timer, ti, 0);
+            match &mut t.beh {
+                Beh::Bursty { sleep, .. } => {
+                    let sleep = sleep.clone();
+                    let d = t.rng.draw_ns(&sleep);
+                    self.queue.push(now + d, Class::Timer, ti, 0);
+                }
+                Beh::Replay { steps, at } => {
+                    // The next step's sleep; after the last step the task sleeps for good.
+                    *at += 1;
+                    if let Some(&(sleep, _)) = steps.get(*at) {
+                        self.queue.push(now + sleep, Class::Timer, ti, 0);
+                    }
+                }
+                _ => {}
             }
         }
         self.deactivate_task(ti, DEQUEUE_SLEEP);
@@ -129,6 +160,11 @@ impl Sim {
             t.next_fire = t.start_ns + p;
             self.queue.push(t.next_fire, Class::Timer, ti, 0);
         }
+        if let Beh::Replay { steps, .. } = &t.beh {
+            if steps[0].0 > 0 {
+                self.queue.push(t.start_ns + steps[0].0, Class::Timer, ti, 0);
+            }
+        }
         if t.beh.forked_asleep() || wl_work == Some(None) {
             // Forked, then asleep until its first timer (or, for a workload task, until a
             // message or its messenger wakes it): it keeps its fork placement, made absolute
@@ -150,6 +186,7 @@ impl Sim {
             }
             Beh::Duty { quota, .. } => (*quota).max(1),
             Beh::Periodic { run, .. } => *run,
+            Beh::Replay { steps, .. } => steps[0].1,
             Beh::Workload { .. } => wl_work.flatten().unwrap_or(0),
         };
         t.state = TState::Runnable;
@@ -171,6 +208,7 @@ impl Sim {
                 let run = run.clone();
                 (t.rng.draw_ns(&run).max(1), None)
             }
+            Beh::Replay { steps, at } => (steps[*at].1, None),
             Beh::Hog => return,
             Beh::Workload { .. } => return self.workload_timer(ti),
         };
