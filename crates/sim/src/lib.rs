@@ -85,6 +85,7 @@ pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod tunables;
+pub mod view;
 pub mod weights;
 
 pub use report::Report;
