@@ -39,7 +39,7 @@ pub fn generate(kind: Kind, seed: u64) -> Result<Exercise, ScenarioError> {
             let tasks = (0..n)
                 .map(|i| {
                     let nice = pick(&mut rng, &[-5, 0, 0, 3, 5]);
-                    let beh = if rng.next_u64() % 3 == 0 {
+                    let beh = if rng.next_u64().is_multiple_of(3) {
                         json!({ "kind": "bursty", "run_us": pick(&mut rng, &[500, 1500, 3000]), "sleep_us": pick(&mut rng, &[1000, 4000]) })
                     } else {
                         json!({ "kind": "hog" })
@@ -51,7 +51,7 @@ pub fn generate(kind: Kind, seed: u64) -> Result<Exercise, ScenarioError> {
         }
         Kind::WakeupClamp => {
             let nice = pick(&mut rng, &[3, 5, 7, 10]);
-            let clamp = rng.next_u64() % 2 == 0;
+            let clamp = rng.next_u64().is_multiple_of(2);
             let tasks = vec![
                 json!({ "name": "A", "behavior": { "kind": "hog" } }),
                 json!({ "name": "B", "behavior": { "kind": "hog" } }),
