@@ -82,3 +82,49 @@ proptest! {
         check(&out);
     }
 }
+
+const ADDITIONS: &str = include_str!("fixtures/additions.jsonc");
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    /// The additions (replay, lesson) under mutation: the parser never panics, and what it
+    /// accepts runs, and its lesson is answered, without panicking either.
+    #[test]
+    fn mutations_of_the_additions_never_panic(
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..8, 0..PIECES.len()), 1..4)
+    ) {
+        let mut text = ADDITIONS.to_string();
+        for (at, del, piece) in edits {
+            let mut i = at.index(text.len() + 1);
+            while !text.is_char_boundary(i) { i -= 1; }
+            let mut j = (i + del).min(text.len());
+            while !text.is_char_boundary(j) { j += 1; }
+            text.replace_range(i..j, PIECES[piece]);
+        }
+        check(&text);
+        if let Ok(v) = parse_scenario(&text) {
+            if check_cost(&v.scenario, &Limits::BROWSER).is_ok() && v.scenario.duration_ms <= 100 {
+                let mut s = fairground_sim::engine::Sim::new(&v).expect("accepted scenarios are simulated");
+                s.run();
+                if let Some(l) = v.scenario.lesson.clone() {
+                    for st in &l.steps {
+                        let _ = fairground_sim::lesson::answer(&v, st);
+                        let _ = fairground_sim::lesson::render_text(&st.text, &s.report());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_additions_fixture_is_valid_and_runs() {
+    let v = parse_scenario(ADDITIONS).expect("valid");
+    let mut s = fairground_sim::engine::Sim::new(&v).expect("sim");
+    s.run();
+    let r = s.report();
+    let t = r.tasks.iter().find(|t| t.name == "r").expect("r");
+    assert_eq!(t.cpu_ns, 2_010_000, "800 + 1200 + 10 µs of replayed bursts");
+    assert_eq!(t.wakeups, 2, "the first step's sleep 0 is its fork (delayed by start_us), the next two are wakeups");
+}
