@@ -194,3 +194,28 @@ impl crate::cfs::Fair {
         }
     }
 }
+
+/// "Why did this run?" for a stint of `cpu` over [start_ns, end_ns): the pick that began it
+/// and the check that caused that pick (a tick or a wakeup that asked for the switch, if any),
+/// and the check that ended it (None when the task went to sleep or the run ended). `log`
+/// is in time order, as recorded.
+pub fn why_stint(log: &[Decision], cpu: u32, start_ns: u64, end_ns: u64) -> WhyStint {
+    let at = |t: u64| {
+        let lo = log.partition_point(|d| d.at_ns < t);
+        let hi = log.partition_point(|d| d.at_ns <= t);
+        log[lo..hi].iter().filter(move |d| d.cpu == cpu)
+    };
+    let cause = |t: u64| at(t).find(|d| d.outcome && !matches!(d.why, Why::Pick { .. })).copied();
+    WhyStint {
+        pick: at(start_ns).find(|d| matches!(d.why, Why::Pick { .. })).copied(),
+        started_by: cause(start_ns),
+        ended_by: cause(end_ns),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WhyStint {
+    pub pick: Option<Decision>,
+    pub started_by: Option<Decision>,
+    pub ended_by: Option<Decision>,
+}

@@ -87,3 +87,34 @@ fn recording_does_not_change_the_run() {
     assert_eq!(a.events, b.events);
     assert_eq!(format!("{:?}", a.report()), format!("{:?}", b.report()));
 }
+
+/// Selecting a stint gives the pick that began it and the check that ended it: a stint cut by
+/// a preemption ends at a recorded check, one that ended in sleep does not.
+#[test]
+fn why_did_this_run() {
+    use fairground_sim::engine::trace::StopWhy;
+    use fairground_sim::explain::why_stint;
+    let v = parse_scenario(&shipped("clamp-lesson")).expect("valid");
+    let mut s = Sim::new(&v).expect("sim");
+    s.enable_trace();
+    s.fair.enable_log();
+    s.run();
+    let log = s.fair.log.take().expect("log");
+    let slices = s.trace.as_ref().expect("trace").slices.clone();
+    let (mut preempted, mut slept) = (0, 0);
+    for sl in slices.iter().filter(|x| x.start_ns > 0) {
+        let w = why_stint(&log, sl.cpu, sl.start_ns, sl.end_ns);
+        let pick = w.pick.expect("every stint begins with a pick");
+        assert_eq!(pick.task, sl.task);
+        match sl.stop_why {
+            StopWhy::Wakeup | StopWhy::Tick => {
+                let e = w.ended_by.expect("a preemption ends at a check that asked for it");
+                assert!(e.outcome && e.at_ns == sl.end_ns);
+                preempted += 1;
+            }
+            StopWhy::Slept => slept += 1,
+            _ => {}
+        }
+    }
+    assert!(preempted > 100 && slept > 100, "{preempted} {slept}");
+}
