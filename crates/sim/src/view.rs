@@ -137,3 +137,32 @@ impl Fair {
         (q.tasks_timeline.take_log(), q.latency_timeline.take_log())
     }
 }
+
+/// One sample of a task's keys, for the per-task chart of vruntime (and lag and deadline under
+/// EEVDF) over time. Relative values, so that the curves of one runqueue share an axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeySample {
+    pub at_ns: u64,
+    /// vruntime − its runqueue's min_vruntime.
+    pub vruntime_rel: i64,
+    /// EEVDF: V − vruntime, and deadline − V; 0 under CFS.
+    pub lag: i64,
+    pub deadline_rel: i64,
+    pub on_rq: bool,
+}
+
+/// Sample `task`'s keys now.
+pub fn key_sample(sim: &crate::engine::Sim, task: u32) -> KeySample {
+    let f = &sim.fair;
+    let e = &f.ents[task as usize];
+    let rq = e.cfs_rq;
+    let min = f.cfs_rqs[rq as usize].min_vruntime;
+    let (lag, deadline_rel) = match f.eevdf {
+        Some(_) => {
+            let v = eevdf::avg::avg_vruntime(f, rq);
+            (v.wrapping_sub(e.vruntime) as i64, e.deadline.wrapping_sub(v) as i64)
+        }
+        None => (0, 0),
+    };
+    KeySample { at_ns: sim.now, vruntime_rel: e.vruntime.wrapping_sub(min) as i64, lag, deadline_rel, on_rq: e.on_rq }
+}

@@ -58,3 +58,20 @@ fn tree_operations_are_logged_for_animation() {
     assert!(latency_ops.is_empty(), "no latency tree under cfs-v6.2");
     assert!(s.fair.take_tree_ops(0).0.is_empty(), "taken");
 }
+
+/// The chart's samples: a hog's vruntime stays within a slice-and-a-tick of min_vruntime
+/// while it competes, and its EEVDF lag stays inside the lag limit.
+#[test]
+fn key_samples_stay_bounded() {
+    use fairground_sim::view::key_sample;
+    for policy in ["cfs-v6.2", "eevdf-v6.12"] {
+        let mut s = sim(policy, "");
+        while s.step_instant() {
+            let k = key_sample(&s, 0);
+            if k.on_rq && s.now > 5_000_000 {
+                assert!(k.vruntime_rel >= 0 && k.vruntime_rel < 20_000_000, "{policy}: {k:?}");
+                assert!(k.lag.abs() <= 20_000_000, "{policy}: {k:?}");
+            }
+        }
+    }
+}
