@@ -8,6 +8,8 @@ mod report;
 mod sched;
 pub mod stats;
 pub mod task;
+pub mod trace;
+mod live;
 
 use crate::cfs::Fair;
 use crate::entity::{Entity, NIL};
@@ -58,6 +60,8 @@ pub struct Sim {
     dirty: Vec<u32>,
     cgroups: Vec<scenario::Cgroup>,
     finished: bool,
+    /// What ran where, when recording is on (`enable_trace`; the app's timeline).
+    pub trace: Option<trace::Trace>,
 }
 
 impl Sim {
@@ -155,6 +159,7 @@ impl Sim {
             dirty: Vec::with_capacity(ncpus as usize),
             cgroups: s.cgroups.clone(),
             finished: false,
+            trace: None,
         })
     }
 

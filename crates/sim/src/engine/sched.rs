@@ -34,6 +34,8 @@ impl Sim {
     }
 
     fn switch_out(&mut self, cpu: u32, prev: u32, cause: Option<ReschedCause>) {
+        let slept = self.tasks[prev as usize].state != TState::Running;
+        self.trace_switch_out(cpu, slept, cause);
         let now = self.now;
         let c = &mut self.cpus[cpu as usize];
         c.gen = c.gen.wrapping_add(1);
@@ -60,6 +62,7 @@ impl Sim {
     }
 
     fn switch_in(&mut self, cpu: u32, next: u32) {
+        self.trace_switch_in(cpu, next);
         let now = self.now;
         let gen = self.cpus[cpu as usize].gen;
         let t = &mut self.tasks[next as usize];

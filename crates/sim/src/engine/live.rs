@@ -1,0 +1,107 @@
+//! What a live view of a run needs from the engine: figures of each task at any instant
+//! (not only at the end, as the report gives them), and `timeline` entries added while the run
+//! is under way (the app's sched_setattr-like edits).
+
+use super::stats::nearest_rank;
+use super::task::TState;
+use super::{Change, Sim};
+use crate::scenario::{self, ScenarioError, Target, TimelineEntry};
+
+/// A task's figures so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TaskLive {
+    /// CPU time received up to the instant asked for.
+    pub cpu_ns: u64,
+    pub wakeups: u64,
+    pub switches: u64,
+    pub involuntary: u64,
+    pub wakeup_preemptions: u64,
+    pub wakeup_latency_count: u64,
+    pub wakeup_latency_p50: Option<u64>,
+    pub wakeup_latency_p99: Option<u64>,
+    pub wakeup_latency_max: Option<u64>,
+    pub nice: i32,
+    pub latency_nice: i32,
+    /// 0 = not born, 1 = sleeping, 2 = runnable, 3 = running.
+    pub state: u8,
+}
+
+impl Sim {
+    /// Figures of every task at `at_ns` (≥ the last instant processed), counting the CPU time
+    /// of running tasks up to `at_ns`. `scratch` is reused for the percentiles.
+    pub fn live_tasks(&self, at_ns: u64, scratch: &mut Vec<u64>, out: &mut Vec<TaskLive>) {
+        out.clear();
+        for t in &self.tasks {
+            let e = &self.fair.ents[t.se as usize];
+            let mut cpu_ns = e.sum_exec_runtime;
+            if t.state == TState::Running && !self.is_finished() {
+                cpu_ns += at_ns.saturating_sub(e.exec_start);
+            }
+            scratch.clear();
+            scratch.extend_from_slice(&t.stats.wakeup_latency);
+            scratch.sort_unstable();
+            out.push(TaskLive {
+                cpu_ns,
+                wakeups: t.stats.wakeups,
+                switches: t.stats.switches,
+                involuntary: t.stats.involuntary,
+                wakeup_preemptions: t.stats.wakeup_preemptions,
+                wakeup_latency_count: scratch.len() as u64,
+                wakeup_latency_p50: nearest_rank(scratch, 50, 100),
+                wakeup_latency_p99: nearest_rank(scratch, 99, 100),
+                wakeup_latency_max: scratch.last().copied(),
+                nice: t.nice,
+                latency_nice: t.latency_nice,
+                state: match t.state {
+                    TState::Unborn => 0,
+                    TState::Sleeping => 1,
+                    TState::Runnable => 2,
+                    TState::Running => 3,
+                },
+            });
+        }
+    }
+
+    /// The task running on each CPU (NIL when idle).
+    pub fn running(&self) -> impl Iterator<Item = u32> + '_ {
+        self.cpus.iter().map(|c| c.curr)
+    }
+
+    /// The time of the next pending instant, if the run has one before its end.
+    pub fn next_instant(&self) -> Option<u64> {
+        self.queue.peek_time().filter(|&t| t < self.duration_ns)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Add a `timeline` entry of `s` (the scenario this run was built from, with the entry
+    /// appended last) while the run is under way. It must lie after every instant processed so
+    /// far; the run is then the same, bit for bit, as a fresh run of `s`: the queue orders
+    /// events by (time, class, id), never by when they were pushed, and the entry's id is its
+    /// index in the file, as `Sim::new` gives it.
+    pub fn add_timeline_entry(&mut self, s: &scenario::Scenario, entry: &TimelineEntry) -> Result<(), ScenarioError> {
+        // Instant `now` is still to come only while the queue holds events at it.
+        let ahead = entry.at_ns > self.now || (entry.at_ns == self.now && self.queue.peek_time() == Some(self.now));
+        if self.finished || !ahead {
+            return Err(ScenarioError::at(
+                "timeline",
+                format!("a change at {} ns cannot be added once the run has reached {} ns", entry.at_ns, self.now),
+            ));
+        }
+        // As `resolve_timeline` does for the file's entries.
+        let tasks = match &entry.target {
+            Target::Task(name) => {
+                let expanded = scenario::expand(s);
+                scenario::target_tasks(s, &expanded, name).into_iter().map(|i| i as u32).collect()
+            }
+            Target::Cgroup(_) => Vec::new(),
+        };
+        let change = Change { at_ns: entry.at_ns, tasks, set: entry.set.clone() };
+        let id = self.changes.len() as u32;
+        self.changes.push(change);
+        self.queue.push(entry.at_ns, super::events::Class::Timeline, id, 0);
+        Ok(())
+    }
+}
