@@ -10,6 +10,7 @@ pub mod stats;
 pub mod task;
 pub mod trace;
 mod live;
+pub use live::TaskLive;
 
 use crate::cfs::Fair;
 use crate::entity::{Entity, NIL};
