@@ -6,8 +6,10 @@
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 pub mod host;
+pub mod lod;
 pub mod logic;
 pub mod proto;
+pub mod raster;
 
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
