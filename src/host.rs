@@ -58,6 +58,7 @@ impl Host {
         sim.enable_trace();
         let expanded = scenario::expand(&v.scenario);
         let info = RunInfo {
+            text: serde_json::to_string(&scenario::to_json(&v.scenario)).map_err(|e| e.to_string())?,
             name: v.scenario.name.clone(),
             policy: report.policy.to_string(),
             seed: report.seed,

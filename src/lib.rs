@@ -10,6 +10,7 @@ pub mod lod;
 pub mod logic;
 pub mod proto;
 pub mod raster;
+pub mod settings;
 
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

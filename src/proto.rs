@@ -48,6 +48,8 @@ pub enum Output {
 /// What does not change while a run plays.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct RunInfo {
+    /// The scenario as plain contract JSON (what share links and edits start from).
+    pub text: String,
     pub name: String,
     pub policy: String,
     pub seed: u64,

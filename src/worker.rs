@@ -1,0 +1,105 @@
+//! The Web Worker (gloo-worker): receives the page's requests, has `host` run the core, and
+//! answers. A panic here cannot be caught (wasm aborts), so a panic hook first tells the page,
+//! which then starts a fresh worker with the user's scenario and edits.
+
+use std::cell::RefCell;
+
+use gloo::worker::{HandlerId, Registrable, Worker, WorkerScope};
+
+use crate::host::{Budget, Host};
+use crate::proto::{Input, Output, Progress};
+
+/// Wall time one answer may spend simulating; the page asks again for more.
+const BUDGET_MS: f64 = 40.0;
+
+thread_local! {
+    /// Where to report a panic: the scope and the last requester.
+    static REPORT_TO: RefCell<Option<(WorkerScope<SimWorker>, HandlerId)>> = const { RefCell::new(None) };
+}
+
+pub fn register() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        REPORT_TO.with(|r| {
+            if let Ok(r) = r.try_borrow() {
+                if let Some((scope, id)) = r.as_ref() {
+                    scope.respond(*id, Output::Crashed { message });
+                }
+            }
+        });
+    }));
+    SimWorker::registrar().register();
+}
+
+pub struct SimWorker {
+    host: Option<Host>,
+}
+
+fn clock_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Worker for SimWorker {
+    type Message = ();
+    type Input = Input;
+    type Output = Output;
+
+    fn create(scope: &WorkerScope<Self>) -> Self {
+        let _ = scope;
+        SimWorker { host: None }
+    }
+
+    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
+
+    fn received(&mut self, scope: &WorkerScope<Self>, msg: Input, id: HandlerId) {
+        REPORT_TO.with(|r| {
+            if let Ok(mut r) = r.try_borrow_mut() {
+                *r = Some((scope.clone(), id));
+            }
+        });
+        let out = self.answer(msg);
+        scope.respond(id, out);
+    }
+}
+
+impl SimWorker {
+    fn answer(&mut self, msg: Input) -> Output {
+        let budget = Budget { clock_ms: &clock_ms, max_ms: BUDGET_MS };
+        match msg {
+            Input::Load { text } => match Host::load(&text) {
+                Ok((host, info)) => {
+                    self.host = Some(host);
+                    Output::Loaded(info)
+                }
+                Err(message) => {
+                    self.host = None;
+                    Output::Refused { message }
+                }
+            },
+            Input::Crash => panic!("a crash asked for by the page (testing the worker's recovery)"),
+            Input::Seek { to_ns } => self.with_host(|h| {
+                let w = h.seek(to_ns, &budget);
+                Output::Progress(h.progress(w))
+            }),
+            Input::StepInstant => self.with_host(|h| {
+                h.step_instant();
+                Output::Progress(h.progress((0, 0.0)))
+            }),
+            Input::StepBackInstant => self.with_host(|h| {
+                h.step_back_instant();
+                Output::Progress(h.progress((0, 0.0)))
+            }),
+            Input::Edit { task, set } => self.with_host(|h| match h.edit(&task, &set) {
+                Ok((text, at_ns)) => Output::Edited { text, at_ns, progress: h.progress((0, 0.0)) },
+                Err(message) => Output::EditRefused { message },
+            }),
+        }
+    }
+
+    fn with_host(&mut self, f: impl FnOnce(&mut Host) -> Output) -> Output {
+        match self.host.as_mut() {
+            Some(h) => f(h),
+            None => Output::Refused { message: "no scenario is loaded".into() },
+        }
+    }
+}
