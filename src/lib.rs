@@ -13,4 +13,14 @@ pub mod raster;
 pub mod settings;
 
 #[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(target_arch = "wasm32")]
+mod open;
+#[cfg(target_arch = "wasm32")]
+mod storage;
+#[cfg(target_arch = "wasm32")]
+pub mod timeline;
+#[cfg(target_arch = "wasm32")]
+mod view;
+#[cfg(target_arch = "wasm32")]
 pub mod worker;

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use gloo::worker::{HandlerId, Registrable, Worker, WorkerScope};
 
 use crate::host::{Budget, Host};
-use crate::proto::{Input, Output, Progress};
+use crate::proto::{Input, Output};
 
 /// Wall time one answer may spend simulating; the page asks again for more.
 const BUDGET_MS: f64 = 40.0;
