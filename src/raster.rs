@@ -57,8 +57,8 @@ pub struct LaneGeom {
 
 /// Draw one lane's columns into `img` (RGBA, `width` pixels wide) starting at pixel column
 /// `x0`. A busy column is filled from the bottom to its busy fraction; a column that mixes
-/// tasks gets a darker top pixel. Columns from `future_from` on are faded (already computed,
-/// but after the current time); with a selected task, other tasks are faded too.
+/// tasks gets a darker top pixel. Busy columns from `future_from` on are faded (already
+/// computed, but after the current time); with a selected task, other tasks are faded too.
 pub fn draw_lane(img: &mut [u8], width: usize, x0: usize, g: &LaneGeom, cols: &[Col], selected: Option<u32>, future_from: usize) {
     for (i, c) in cols.iter().enumerate() {
         let x = x0 + i;
@@ -85,7 +85,7 @@ pub fn draw_lane(img: &mut [u8], width: usize, x0: usize, g: &LaneGeom, cols: &[
             } else {
                 IDLE_BG
             };
-            let px = if future { fade(px, 190) } else { px };
+            let px = if future && from_bottom <= busy_h { fade(px, 190) } else { px };
             let o = (y * width + x) * 4;
             if let Some(p) = img.get_mut(o..o + 4) {
                 p.copy_from_slice(&[px[0], px[1], px[2], 255]);

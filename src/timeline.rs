@@ -67,7 +67,8 @@ pub struct Timeline {
     dirty: bool,
     cols: Vec<Col>,
     img: Vec<u8>,
-    _wheel: Option<EventListener>,
+    /// The wheel listener and the canvas it is on (attached again if the canvas is new).
+    _wheel: Option<(EventListener, HtmlCanvasElement)>,
     _resize: Option<EventListener>,
 }
 
@@ -308,16 +309,17 @@ impl Component for Timeline {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let p = ctx.props();
-        let tooltip = self.hover.as_ref().map(|h| {
-            let style = format!("left: {}px; top: {}px;", h.x + 14.0, h.y + 14.0);
-            let swatch = format!("background: {}", crate::raster::css(crate::raster::task_rgb(h.task)));
-            html! {
-                <div id="timeline-tooltip" class="tooltip" {style} role="tooltip">
-                    <span class="swatch" style={swatch}></span>
-                    { for h.lines.iter().map(|l| html! { <div>{ l }</div> }) }
-                </div>
-            }
-        });
+        // The tooltip element is always there (hidden when unused), so the canvas beside it is
+        // never re-created by a change in the number of children.
+        let (style, swatch, lines, hidden) = match &self.hover {
+            Some(h) => (
+                format!("left: {}px; top: {}px;", h.x + 14.0, h.y + 14.0),
+                format!("background: {}", crate::raster::css(crate::raster::task_rgb(h.task))),
+                h.lines.clone(),
+                false,
+            ),
+            None => (String::new(), String::new(), Vec::new(), true),
+        };
         html! {
             <div class="timeline-wrap">
                 <canvas id="timeline" ref={self.canvas.clone()}
@@ -328,28 +330,36 @@ impl Component for Timeline {
                     onmouseup={link.callback(Msg::Up)}
                     onmouseleave={link.callback(|_| Msg::Leave)}
                 ></canvas>
-                { for tooltip }
+                <div id={if hidden { "timeline-tooltip-idle" } else { "timeline-tooltip" }} class="tooltip" {style} role="tooltip" {hidden}>
+                    <span class="swatch" style={swatch}></span>
+                    { for lines.iter().map(|l| html! { <div>{ l }</div> }) }
+                </div>
             </div>
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
-        if first {
-            if let Some(c) = self.canvas.cast::<HtmlCanvasElement>() {
+        if let Some(c) = self.canvas.cast::<HtmlCanvasElement>() {
+            if self._wheel.as_ref().map_or(true, |(_, on)| on != &c) {
                 let link = ctx.link().clone();
-                self._wheel = Some(EventListener::new_with_options(&c, "wheel", EventListenerOptions::enable_prevent_default(), move |e| {
+                let l = EventListener::new_with_options(&c, "wheel", EventListenerOptions::enable_prevent_default(), move |e| {
                     if let Some(e) = e.dyn_ref::<WheelEvent>() {
                         e.prevent_default();
                         link.send_message(Msg::Wheel(e.clone()));
                     }
-                }));
+                });
+                self._wheel = Some((l, c));
             }
+        }
+        if first {
             if let Some(w) = web_sys::window() {
                 let link = ctx.link().clone();
                 self._resize = Some(EventListener::new(&w, "resize", move |_| link.send_message(Msg::Resize)));
             }
         }
-        if self.dirty {
+        // Redraw after a change, or if the canvas element is new (it then has no drawing).
+        let blank = self.canvas.cast::<HtmlCanvasElement>().is_some_and(|c| !c.has_attribute("data-draw-ms"));
+        if self.dirty || blank {
             self.dirty = false;
             self.draw(ctx);
         }

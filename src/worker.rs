@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use gloo::worker::{HandlerId, Registrable, Worker, WorkerScope};
+use wasm_bindgen::JsCast;
 
 use crate::host::{Budget, Host};
 use crate::proto::{Input, Output};
@@ -18,8 +19,16 @@ thread_local! {
 }
 
 pub fn register() {
+    // After a panic the wasm instance traps ("unreachable") on this and on any later message.
+    // The page has been told (below) and replaces this worker, so the trap is not left to
+    // surface as an uncaught error. A plain JS handler: nothing here calls back into wasm.
+    let swallow = js_sys::Function::new_with_args("e", "e.preventDefault()");
+    if let Ok(target) = js_sys::global().dyn_into::<web_sys::EventTarget>() {
+        let _ = target.add_event_listener_with_callback("error", &swallow);
+    }
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();
+        web_sys::console::error_1(&format!("fairground worker: {message}").into());
         REPORT_TO.with(|r| {
             if let Ok(r) = r.try_borrow() {
                 if let Some((scope, id)) = r.as_ref() {
