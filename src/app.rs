@@ -106,7 +106,17 @@ pub enum Msg {
     Dismiss,
 }
 
+/// Callbacks made once, so that the components given them see equal props between renders.
+pub(crate) struct Callbacks {
+    pub select: Callback<Option<u32>>,
+    pub window: Callback<(f64, f64)>,
+    pub edit: Callback<(String, &'static str, String)>,
+    pub policy: Callback<String>,
+    pub setting: Callback<(&'static str, &'static str, Option<serde_json::Value>)>,
+}
+
 pub struct App {
+    pub(crate) cb: Callbacks,
     pub(crate) index: Option<Result<Vec<IndexEntry>, String>>,
     /// Bumped at each open, so that a slow earlier open cannot overwrite a newer one.
     generation: u32,
@@ -183,7 +193,16 @@ impl Component for App {
                 .and_then(|t| logic::parse_index(&t));
             Msg::IndexLoaded(index)
         });
+        let link = ctx.link();
+        let cb = Callbacks {
+            select: link.callback(Msg::Select),
+            window: link.callback(Msg::Window),
+            edit: link.callback(|(t, f, v)| Msg::EditTask(t, f, v)),
+            policy: link.callback(Msg::Policy),
+            setting: link.callback(|(s, k, v)| Msg::Setting(s, k, v)),
+        };
         let mut app = App {
+            cb,
             index: None,
             generation: 0,
             loading: true,
@@ -534,6 +553,10 @@ impl App {
                 let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
                 self.win = logic::clamp_window(v - span * 0.5, span, d);
             }
+        }
+        if p.live.is_empty() {
+            // Left out of this answer: the last figures stand.
+            p.live = self.progress.live.clone();
         }
         self.running = Rc::new(std::mem::take(&mut p.running));
         self.progress = Rc::new(p);

@@ -288,8 +288,19 @@ impl Host {
 
     /// The answer to a request: figures now, and the slices the page does not have yet.
     pub fn progress(&mut self, work: (u64, f64)) -> Progress {
+        self.progress_with(work, true)
+    }
+
+    /// As `progress`, leaving the task figures out (`live` empty: the page keeps the last ones)
+    /// unless `with_live`; they cost a selection per task, too much for every answer of a long
+    /// seek.
+    pub fn progress_with(&mut self, work: (u64, f64), with_live: bool) -> Progress {
         let view = self.view_ns;
-        self.sim.live_tasks(view.min(self.sim.duration_ns), &mut self.scratch, &mut self.live);
+        if with_live {
+            self.sim.live_tasks(view.min(self.sim.duration_ns), &mut self.scratch, &mut self.live);
+        } else {
+            self.live.clear();
+        }
         let live = self
             .live
             .iter()

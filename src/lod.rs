@@ -131,14 +131,14 @@ impl Store {
             let a = edge(x);
             let b = edge(x + 1).max(a + 1);
             if i < n && l.end[i] <= a {
-                i += l.end[i..].partition_point(|&e| e <= a);
+                i += gallop(&l.end[i..], |&e| e <= a);
             }
             let mut best = NONE;
             let mut best_ov = 0u64;
             let mut busy = 0u64;
             let mut mixed = false;
             if i < n && l.start[i] < b {
-                let k = i + l.start[i..].partition_point(|&s| s < b);
+                let k = i + gallop(&l.start[i..], |&s| s < b);
                 busy = l.cum[k] - l.cum[i];
                 busy -= a.saturating_sub(l.start[i]);
                 busy -= l.end[k - 1].saturating_sub(b);
@@ -177,9 +177,31 @@ impl Store {
     }
 }
 
+/// `partition_point` for an answer expected near the front: probe 1, 2, 4, … ahead, then
+/// binary-search the last gap. Columns advance a few slices at a time, so this touches a few
+/// cache lines where a binary search over the whole lane would touch many.
+fn gallop<T>(v: &[T], pred: impl Fn(&T) -> bool) -> usize {
+    let mut hi = 1;
+    while hi < v.len() && pred(&v[hi - 1]) {
+        hi *= 2;
+    }
+    let lo = hi / 2;
+    let hi = hi.min(v.len());
+    lo + v[lo..hi].partition_point(pred)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gallop_is_partition_point() {
+        let v: Vec<u32> = (0..1000).map(|x| x * 3).collect();
+        for t in [0, 1, 2, 3, 4, 100, 2996, 2997, 2998, 5000] {
+            assert_eq!(gallop(&v, |&x| x < t), v.partition_point(|&x| x < t), "{t}");
+        }
+        assert_eq!(gallop(&[] as &[u32], |&x| x < 5), 0);
+    }
 
     fn s(cpu: u32, task: u32, a: u64, b: u64) -> WireSlice {
         WireSlice { cpu, task, start_ns: a, end_ns: b, why: 0, other: NONE }

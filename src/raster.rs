@@ -60,36 +60,47 @@ pub struct LaneGeom {
 /// tasks gets a darker top pixel. Busy columns from `future_from` on are faded (already
 /// computed, but after the current time); with a selected task, other tasks are faded too.
 pub fn draw_lane(img: &mut [u8], width: usize, x0: usize, g: &LaneGeom, cols: &[Col], selected: Option<u32>, future_from: usize) {
-    for (i, c) in cols.iter().enumerate() {
-        let x = x0 + i;
-        if x >= width {
-            break;
-        }
-        let busy_h = if c.task == NONE { 0 } else { ((c.busy as usize * g.h + 127) / 255).clamp(1, g.h) };
-        let mut rgb = if c.task == NONE { [0; 3] } else { task_rgb(c.task) };
-        if selected.is_some_and(|s| s != c.task) {
-            rgb = fade(rgb, 170);
-        }
-        let future = i >= future_from;
-        for dy in 0..g.h {
-            let y = g.y + dy;
-            let from_bottom = g.h - dy;
-            let px = if from_bottom <= busy_h {
-                if c.mixed && dy == g.h - busy_h && busy_h > 2 {
-                    rgb.map(|v| v / 2)
-                } else {
-                    rgb
-                }
-            } else if (x + y) % 6 == 0 {
-                IDLE_HATCH
-            } else {
-                IDLE_BG
-            };
-            let px = if future && from_bottom <= busy_h { fade(px, 190) } else { px };
-            let o = (y * width + x) * 4;
-            if let Some(p) = img.get_mut(o..o + 4) {
-                p.copy_from_slice(&[px[0], px[1], px[2], 255]);
+    let n = cols.len().min(width.saturating_sub(x0));
+    let pack = |c: [u8; 3]| u32::from_le_bytes([c[0], c[1], c[2], 255]);
+    // Per column: first busy row, and the colours of its busy part and of its top edge.
+    let spans: Vec<(usize, u32, u32)> = cols[..n]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if c.task == NONE {
+                return (g.h, 0, 0);
             }
+            let busy_h = ((c.busy as usize * g.h + 127) / 255).clamp(1, g.h);
+            let mut rgb = task_rgb(c.task);
+            if selected.is_some_and(|s| s != c.task) {
+                rgb = fade(rgb, 170);
+            }
+            if i >= future_from {
+                rgb = fade(rgb, 190);
+            }
+            let edge = if c.mixed && busy_h > 2 { rgb.map(|v| v / 2) } else { rgb };
+            (g.h - busy_h, pack(rgb), pack(edge))
+        })
+        .collect();
+    let (bg, hatch) = (pack(IDLE_BG), pack(IDLE_HATCH));
+    // Row by row, so the writes are sequential.
+    for dy in 0..g.h {
+        let y = g.y + dy;
+        let row = (y * width + x0) * 4;
+        let Some(out) = img.get_mut(row..row + n * 4) else { return };
+        let mut phase = (x0 + y) % 6;
+        for (px, &(top, fg, edge)) in out.chunks_exact_mut(4).zip(&spans) {
+            let v = if dy > top {
+                fg
+            } else if dy == top {
+                edge
+            } else if phase == 0 {
+                hatch
+            } else {
+                bg
+            };
+            px.copy_from_slice(&v.to_le_bytes());
+            phase = if phase == 5 { 0 } else { phase + 1 };
         }
     }
 }

@@ -6,9 +6,8 @@ use yew::prelude::*;
 
 use crate::app::{App, Msg, SPEEDS};
 use crate::logic::{self, IndexEntry, DEFAULT_STEM};
+use crate::panels::{SchedPanel, TasksTable};
 use crate::proto::RunInfo;
-use crate::raster;
-use crate::settings::{self, Kind, FEATURES, POLICIES, SCALINGS, TUNABLES};
 use crate::timeline::Timeline;
 
 const SHORTCUTS: &[(&str, &str)] = &[
@@ -112,7 +111,7 @@ impl App {
                 } else if self.text.is_some() {
                     <div class="layout">
                         <div></div>
-                        { self.view_sched(ctx) }
+                        { self.sched_panel() }
                     </div>
                 }
             </main>
@@ -127,7 +126,6 @@ impl App {
     }
 
     fn view_run(&self, ctx: &Context<Self>, info: &std::rc::Rc<RunInfo>) -> Html {
-        let link = ctx.link();
         let p = &self.progress;
         html! {
             <section id="run" data-view-ns={p.view_ns.to_string()} data-finished={p.finished.to_string()}
@@ -144,10 +142,11 @@ impl App {
                 { self.view_transport(ctx, info) }
                 <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()}
                     view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
-                    win={self.win} on_window={link.callback(Msg::Window)} on_select={link.callback(Msg::Select)} />
+                    win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} />
                 <div class="layout">
-                    { self.view_tasks(ctx, info) }
-                    { self.view_sched(ctx) }
+                    <TasksTable info={info.clone()} progress={self.progress.clone()} selected={self.selected}
+                        edit_error={self.edit_error.clone()} on_select={self.cb.select.clone()} on_edit={self.cb.edit.clone()} />
+                    { self.sched_panel() }
                 </div>
             </section>
         }
@@ -192,191 +191,11 @@ impl App {
         }
     }
 
-    fn view_tasks(&self, ctx: &Context<Self>, info: &RunInfo) -> Html {
-        let link = ctx.link();
-        let p = &self.progress;
-        let view = p.view_ns.max(1);
+    fn sched_panel(&self) -> Html {
         html! {
-            <section class="tasks-panel">
-                <h3>{ "Tasks" }</h3>
-                if let Some(e) = &self.edit_error {
-                    <p id="edit-error" class="error" role="alert">{ e }</p>
-                }
-                <p class="hint">{ "Edit nice, latency nice or slice: the change applies from the current time, like sched_setattr, and is recorded in the scenario's timeline." }</p>
-                <div class="table-wrap">
-                <table id="tasks-table" data-tasks={info.tasks.len().to_string()}>
-                    <thead>
-                        <tr>
-                            <th>{ "Task" }</th>
-                            <th class="num">{ "CPU share (%)" }</th>
-                            <th class="num">{ "Wakeups" }</th>
-                            <th class="num">{ "Lat. p50 (µs)" }</th>
-                            <th class="num">{ "Lat. p99 (µs)" }</th>
-                            <th class="num">{ "Switches" }</th>
-                            <th>{ "nice" }</th>
-                            <th>{ "latency nice" }</th>
-                            <th>{ "slice (µs)" }</th>
-                            <th>{ "cgroup" }</th>
-                            <th>{ "CPUs" }</th>
-                            <th>{ "behaviour" }</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        { for info.tasks.iter().enumerate().map(|(i, t)| {
-                            let l = p.live.get(i).cloned().unwrap_or_default();
-                            let share = l.cpu_ns as f64 / view as f64;
-                            let width = format!("width: {}%", (share * 100.0).clamp(0.0, 100.0));
-                            let sel = self.selected == Some(i as u32);
-                            let swatch = format!("background: {}", raster::css(raster::task_rgb(i as u32)));
-                            let ti = i as u32;
-                            let edit = |field: &'static str| {
-                                let name = t.name.clone();
-                                link.callback(move |e: Event| {
-                                    let inp: HtmlInputElement = e.target_unchecked_into();
-                                    Msg::EditTask(name.clone(), field, inp.value())
-                                })
-                            };
-                            html! {
-                                <tr class={classes!(sel.then_some("selected"))} data-task={t.name.clone()}
-                                    onclick={link.callback(move |_| Msg::Select(Some(ti)))}>
-                                    <td class="name"><span class="swatch" style={swatch}></span>{ &t.name }</td>
-                                    <td class="num share"><span class="bar" style={width}></span><span class="val">{ logic::fmt_pct(share) }</span></td>
-                                    <td class="num">{ logic::fmt_int(l.wakeups) }</td>
-                                    <td class="num lat-p50">{ logic::fmt_us(l.lat_p50) }</td>
-                                    <td class="num lat-p99">{ logic::fmt_us(l.lat_p99) }</td>
-                                    <td class="num">{ logic::fmt_int(l.switches) }</td>
-                                    <td><input type="number" class="edit edit-nice" min="-20" max="19" aria-label={format!("nice of {}", t.name)}
-                                        value={l.nice.to_string()} onchange={edit("nice")} /></td>
-                                    <td><input type="number" class="edit edit-latency-nice" min="-20" max="19" aria-label={format!("latency nice of {}", t.name)}
-                                        value={l.latency_nice.to_string()} onchange={edit("latency_nice")} /></td>
-                                    <td><input type="number" class="edit edit-slice" min="0" max="100000" placeholder="default" aria-label={format!("slice of {}", t.name)}
-                                        value={t.slice_us.map(|s| s.to_string()).unwrap_or_default()} onchange={edit("slice_us")} /></td>
-                                    <td>{ t.cgroup.clone().unwrap_or_else(|| "/".into()) }</td>
-                                    <td>{ &t.affinity }</td>
-                                    <td class="beh">{ &t.behaviour }</td>
-                                </tr>
-                            }
-                        }) }
-                    </tbody>
-                </table>
-                </div>
-                <details class="run-details">
-                    <summary>{ "Effective tunables and warnings" }</summary>
-                    <table id="effective" class="kv">
-                        <tbody>
-                            { for info.effective.iter().map(|(k, v)| {
-                                let shown = if k.ends_with("_ns") { format!("{} ({} ns)", logic::fmt_ms(*v), logic::fmt_int(*v)) } else { v.to_string() };
-                                html! { <tr><th scope="row"><code>{ k }</code></th><td>{ shown }</td></tr> }
-                            }) }
-                        </tbody>
-                    </table>
-                    if info.warnings.is_empty() {
-                        <p id="warnings" class="none">{ "No warnings." }</p>
-                    } else {
-                        <ul id="warnings">{ for info.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
-                    }
-                </details>
-            </section>
-        }
-    }
-
-    pub(crate) fn view_sched(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let Some(doc) = self.text.as_deref().and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok()) else {
-            return html! {};
-        };
-        let policy = settings::policy(&doc);
-        let pi = settings::policy_index(&policy);
-        let on_policy = link.callback(|e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            Msg::Policy(s.value())
-        });
-        let scaling = settings::get(&doc, "tunables", "tunable_scaling").and_then(|v| v.as_str().map(str::to_string)).unwrap_or_else(|| "log".into());
-        html! {
-            <aside id="sched-panel" class="sched-panel">
-                <h3>{ "Scheduler" }</h3>
-                <label for="policy-select">{ "Policy" }</label>
-                <select id="policy-select" onchange={on_policy}>
-                    { for POLICIES.iter().map(|p| html! { <option value={*p} selected={*p == policy}>{ *p }</option> }) }
-                </select>
-                if let Some(e) = &self.sched_error {
-                    <p id="sched-error" class="error" role="alert">{ e }</p>
-                }
-                if let Some(info) = &self.info {
-                    if !info.warnings.is_empty() {
-                        <ul class="warnings">{ for info.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
-                    }
-                }
-                <h4>{ "Tunables (normalized, 1-CPU values)" }</h4>
-                { for TUNABLES.iter().map(|t| {
-                    let cur = settings::get(&doc, "tunables", t.key).and_then(|v| v.as_u64());
-                    let used = t.defaults[pi].is_some();
-                    let key = t.key;
-                    let onchange = link.callback(move |e: Event| {
-                        let i: HtmlInputElement = e.target_unchecked_into();
-                        let v = i.value();
-                        Msg::Setting("tunables", key, if v.trim().is_empty() { None } else { Some(v.trim().parse::<u64>().map(serde_json::Value::from).unwrap_or(serde_json::Value::String(v))) })
-                    });
-                    html! {
-                        <div class={classes!("knob", (!used).then_some("unused"))}>
-                            <label for={format!("tun-{key}")}><code>{ key }</code></label>
-                            <input id={format!("tun-{key}")} type="number" min="0" placeholder={t.defaults[pi].map(|d| d.to_string()).unwrap_or_else(|| "not used".into())}
-                                value={cur.map(|c| c.to_string()).unwrap_or_default()} {onchange} />
-                            <p class="what">{ t.what }</p>
-                        </div>
-                    }
-                }) }
-                <div class="knob">
-                    <label for="tun-tunable_scaling"><code>{ "tunable_scaling" }</code></label>
-                    <select id="tun-tunable_scaling" onchange={link.callback(|e: Event| {
-                        let s: HtmlSelectElement = e.target_unchecked_into();
-                        Msg::Setting("tunables", "tunable_scaling", Some(serde_json::Value::String(s.value())))
-                    })}>
-                        { for SCALINGS.iter().map(|s| html! { <option value={*s} selected={*s == scaling}>{ *s }</option> }) }
-                    </select>
-                    <p class="what">{ "How tunables grow with the CPU count: ×1, ×min(cpus, 8) or ×(1 + ilog2(min(cpus, 8)))." }</p>
-                </div>
-                <h4>{ "Features" }</h4>
-                { for FEATURES.iter().map(|f| {
-                    let key = f.key;
-                    let default = f.defaults[pi];
-                    let cur = settings::get(&doc, "features", key);
-                    let shown = cur.as_ref().map(|v| match v { serde_json::Value::String(s) => s.clone(), v => v.to_string() })
-                        .or(default.map(str::to_string)).unwrap_or_else(|| "false".into());
-                    let control = match f.kind {
-                        Kind::Bool => html! {
-                            <input id={format!("feat-{key}")} type="checkbox" checked={shown == "true"}
-                                onchange={link.callback(move |e: Event| {
-                                    let i: HtmlInputElement = e.target_unchecked_into();
-                                    Msg::Setting("features", key, Some(serde_json::Value::Bool(i.checked())))
-                                })} />
-                        },
-                        Kind::Choice(opts) => html! {
-                            <select id={format!("feat-{key}")} onchange={link.callback(move |e: Event| {
-                                let s: HtmlSelectElement = e.target_unchecked_into();
-                                Msg::Setting("features", key, Some(serde_json::Value::String(s.value())))
-                            })}>
-                                { for opts.iter().map(|o| html! { <option value={*o} selected={*o == shown}>{ *o }</option> }) }
-                            </select>
-                        },
-                    };
-                    let explicit = cur.is_some();
-                    html! {
-                        <div class={classes!("knob", default.is_none().then_some("unused"))} data-feature={key}>
-                            { control }
-                            <label for={format!("feat-{key}")}><code>{ key }</code></label>
-                            if default.is_none() {
-                                <span class="tag">{ format!("not in {policy}") }</span>
-                            }
-                            if explicit {
-                                <button class="ghost small" title="Back to the policy's default"
-                                    onclick={link.callback(move |_| Msg::Setting("features", key, None))}>{ "default" }</button>
-                            }
-                            <p class="what">{ f.what }</p>
-                        </div>
-                    }
-                }) }
-            </aside>
+            <SchedPanel text={self.text.clone()} error={self.sched_error.clone()}
+                warnings={self.info.as_ref().map(|i| i.warnings.clone()).unwrap_or_default()}
+                on_policy={self.cb.policy.clone()} on_setting={self.cb.setting.clone()} />
         }
     }
 

@@ -40,8 +40,12 @@ pub fn register() {
     SimWorker::registrar().register();
 }
 
+/// During a long seek, task figures go out at most this often (they cost a selection per task).
+const LIVE_EVERY_MS: f64 = 250.0;
+
 pub struct SimWorker {
     host: Option<Host>,
+    last_live: f64,
 }
 
 fn clock_ms() -> f64 {
@@ -55,7 +59,7 @@ impl Worker for SimWorker {
 
     fn create(scope: &WorkerScope<Self>) -> Self {
         let _ = scope;
-        SimWorker { host: None }
+        SimWorker { host: None, last_live: 0.0 }
     }
 
     fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
@@ -86,10 +90,20 @@ impl SimWorker {
                 }
             },
             Input::Crash => panic!("a crash asked for by the page (testing the worker's recovery)"),
-            Input::Seek { to_ns } => self.with_host(|h| {
-                let w = h.seek(to_ns, &budget);
-                Output::Progress(h.progress(w))
-            }),
+            Input::Seek { to_ns } => {
+                let last_live = self.last_live;
+                let mut sent_live = false;
+                let out = self.with_host(|h| {
+                    let w = h.seek(to_ns, &budget);
+                    let arrived = h.view_ns() >= to_ns.min(h.duration_ns());
+                    sent_live = arrived || clock_ms() - last_live > LIVE_EVERY_MS;
+                    Output::Progress(h.progress_with(w, sent_live))
+                });
+                if sent_live {
+                    self.last_live = clock_ms();
+                }
+                out
+            }
             Input::StepInstant => self.with_host(|h| {
                 h.step_instant();
                 Output::Progress(h.progress((0, 0.0)))
