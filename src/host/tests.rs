@@ -144,8 +144,10 @@ fn edits_are_refused_with_a_reason() {
 #[test]
 fn refusals_are_messages() {
     assert!(Host::load("{").is_err());
-    let e = Host::load(r#"{ "format": "fairground-scenario/1", "name": "x", "duration_ms": 10, "scheduler": { "policy": "eevdf-v6.6" }, "tasks": [ { "name": "h", "behavior": { "kind": "hog" } } ] }"#);
-    assert!(e.is_err());
+    // Refused on cost in the browser (contract §1.1): the message gives the estimate.
+    let e = Host::load(r#"{ "format": "fairground-scenario/1", "name": "x", "duration_ms": 600000, "scheduler": { "policy": "cfs-v6.2" },
+        "tasks": [ { "name": "p", "count": 4096, "behavior": { "kind": "periodic", "period_us": 10, "run_us": 1 } } ] }"#);
+    assert!(e.err().is_some_and(|m| m.contains("event")));
 }
 
 #[test]

@@ -31,10 +31,36 @@ pub struct Entity {
     /// The cfs_rq this group entity owns, NIL for a task.
     pub my_q: u32,
     pub depth: u32,
+
+    // EEVDF (v6.6, v6.12); unused by the CFS policies.
+    /// Virtual deadline: vruntime + the virtual slice at placement or at a new request.
+    pub deadline: u64,
+    /// Virtual lag `V - v` saved at dequeue (and, the RUN_TO_PARITY "HACK", a copy of the
+    /// deadline while the entity is current).
+    pub vlag: i64,
+    /// Request size r_i in ns: the base slice, or a v6.12 custom slice.
+    pub slice: u64,
+    /// v6.12: the slice came from `sched_attr::sched_runtime` and is not refreshed.
+    pub custom_slice: bool,
+    /// v6.12 DELAY_DEQUEUE: asleep but still queued until it is picked or woken.
+    pub sched_delayed: bool,
+    /// v6.12 PLACE_REL_DEADLINE: `deadline` holds deadline - vruntime while off the queue.
+    pub rel_deadline: bool,
+    /// v6.6 augment: the earliest deadline in this entity's subtree of `tasks_timeline`.
+    pub min_deadline: u64,
+    /// v6.12 augments: the smallest vruntime and slice in this entity's subtree.
+    pub min_vruntime: u64,
+    pub min_slice: u64,
+    /// Load tracking (task groups only).
+    pub avg: crate::group::pelt::SchedAvg,
+    /// `TASK_ON_RQ_MIGRATING`: dequeued by the load balancer to move to another CPU.
+    pub migrating: bool,
+    /// A task's group (`task_group(p)`), NIL for the root group.
+    pub tg: u32,
 }
 
 impl Entity {
-    /// `__sched_fork()` (v6.2 + v12): a fresh entity, off every runqueue.
+    /// `__sched_fork()`: a fresh entity, off every runqueue.
     pub fn new(load: LoadWeight, cfs_rq: u32) -> Entity {
         Entity {
             load,
@@ -50,6 +76,18 @@ impl Entity {
             parent: NIL,
             my_q: NIL,
             depth: 0,
+            deadline: 0,
+            vlag: 0,
+            slice: 0,
+            custom_slice: false,
+            sched_delayed: false,
+            rel_deadline: false,
+            min_deadline: 0,
+            min_vruntime: 0,
+            min_slice: 0,
+            avg: crate::group::pelt::SchedAvg::default(),
+            migrating: false,
+            tg: NIL,
         }
     }
 

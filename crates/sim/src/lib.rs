@@ -6,8 +6,10 @@
 //! names and say which version they follow, so that they can be read next to `fair.c`.
 
 pub mod cfs;
+pub mod eevdf;
 pub mod engine;
 pub mod entity;
+pub mod group;
 pub mod rbtree;
 pub mod report;
 pub mod rng;

@@ -169,11 +169,3 @@ fn late_start_and_share() {
     assert!((h.share - 0.5).abs() < 1e-12);
 }
 
-/// Policies that are not simulated yet are refused with the path, not run as something else.
-#[test]
-fn unsimulated_policy_is_refused_with_path() {
-    let e = run_text(&scenario("eevdf-v6.6", 10, "", r#"{ "name": "h", "behavior": { "kind": "hog" } }"#, ""), &Limits::NATIVE)
-        .err()
-        .expect("refused");
-    assert_eq!(e.path, "scheduler.policy");
-}

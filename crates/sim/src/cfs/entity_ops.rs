@@ -4,6 +4,7 @@
 
 use super::flags::*;
 use super::timeline::{entity_before, max_vruntime};
+use crate::group::pelt::{DO_ATTACH, DO_DETACH, UPDATE_TG};
 use super::{Fair, ReschedCause};
 use crate::entity::NIL;
 use crate::weights::calc_delta_fair;
@@ -11,6 +12,9 @@ use crate::weights::calc_delta_fair;
 impl Fair {
     /// `update_curr()` (v6.2): charge the running entity for the time since `exec_start`.
     pub fn update_curr(&mut self, rq: u32) {
+        if self.eevdf.is_some() {
+            return crate::eevdf::entity_ops::update_curr(self, rq);
+        }
         let curr = self.cfs_rqs[rq as usize].curr;
         if curr == NIL {
             return;
@@ -64,7 +68,12 @@ impl Fair {
             e.vruntime = e.vruntime.wrapping_add(m);
         }
 
-        // update_load_avg() and update_cfs_group() belong to task groups (not modelled yet).
+        if self.pelt {
+            self.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
+            if self.cfg.feat.update_cfs_group_enqueue {
+                self.update_cfs_group(se);
+            }
+        }
         self.account_entity_enqueue(rq, se);
 
         if flags & ENQUEUE_WAKEUP != 0 {
@@ -126,6 +135,10 @@ impl Fair {
     /// `dequeue_entity()` (v6.2; v12 8/8 adds `__dequeue_latency`).
     pub fn dequeue_entity(&mut self, rq: u32, se: u32, flags: u32) {
         self.update_curr(rq);
+        if self.pelt {
+            let load_flags = dequeue_load_flags(self, se, flags);
+            self.update_load_avg(rq, se, load_flags);
+        }
         self.clear_buddies(rq, se);
         if self.cfs_rqs[rq as usize].curr != se {
             self.dequeue_timeline(rq, se);
@@ -142,6 +155,9 @@ impl Fair {
             let m = self.cfs_rqs[rq as usize].min_vruntime;
             let e = &mut self.ents[se as usize];
             e.vruntime = e.vruntime.wrapping_sub(m);
+        }
+        if self.pelt && self.cfg.feat.update_cfs_group_dequeue {
+            self.update_cfs_group(se);
         }
 
         // DEQUEUE_SAVE without DEQUEUE_MOVE will be put back: advancing min_vruntime now
@@ -209,6 +225,9 @@ impl Fair {
             if self.v12 {
                 self.dequeue_latency(rq, se);
             }
+            if self.pelt {
+                self.update_load_avg(rq, se, UPDATE_TG);
+            }
         }
         self.cfs_rqs[rq as usize].curr = se;
         let now = self.now;
@@ -269,6 +288,9 @@ impl Fair {
             if self.v12 {
                 self.enqueue_latency(rq, prev, 0);
             }
+            if self.pelt {
+                self.update_load_avg(rq, prev, 0);
+            }
         }
         self.cfs_rqs[rq as usize].curr = NIL;
     }
@@ -276,9 +298,26 @@ impl Fair {
     /// `entity_tick()` (v6.2, no HRTICK): returns true if it rescheduled.
     pub fn entity_tick(&mut self, rq: u32, curr: u32) -> bool {
         self.update_curr(rq);
+        if self.pelt {
+            // The tick keeps the averages and the group weights current whatever the
+            // enqueue/dequeue switches say.
+            self.update_load_avg(rq, curr, UPDATE_TG);
+            self.update_cfs_group(curr);
+        }
         if self.cfs_rqs[rq as usize].nr_running > 1 {
             return self.check_preempt_tick(rq, curr);
         }
         false
+    }
+}
+
+/// `update_load_avg()`'s flags in `dequeue_entity()`: a task the load balancer is moving takes
+/// its load along (DO_DETACH); anyone else leaves it behind as blocked load.
+pub(crate) fn dequeue_load_flags(f: &mut Fair, se: u32, flags: u32) -> u32 {
+    if flags & DEQUEUE_MIGRATING != 0 && f.ents[se as usize].is_task() {
+        f.ents[se as usize].migrating = true;
+        UPDATE_TG | DO_DETACH
+    } else {
+        UPDATE_TG
     }
 }

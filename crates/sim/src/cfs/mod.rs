@@ -26,10 +26,19 @@ pub mod flags {
     pub const DEQUEUE_SLEEP: u32 = 0x01;
     pub const DEQUEUE_SAVE: u32 = 0x02;
     pub const DEQUEUE_MOVE: u32 = 0x04;
+    /// The task is being moved to another CPU by the load balancer (`TASK_ON_RQ_MIGRATING`;
+    /// v6.12 spells it DEQUEUE_MIGRATING).
+    pub const DEQUEUE_MIGRATING: u32 = 0x100;
     pub const ENQUEUE_WAKEUP: u32 = 0x01;
     pub const ENQUEUE_RESTORE: u32 = 0x02;
     pub const ENQUEUE_MOVE: u32 = 0x04;
     pub const ENQUEUE_MIGRATED: u32 = 0x40;
+    /// EEVDF: the first placement of a new task (v6.6 task_fork_fair, v6.12 wake_up_new_task).
+    pub const ENQUEUE_INITIAL: u32 = 0x80;
+    /// v6.12: `ttwu_runnable()` of a delayed task.
+    pub const ENQUEUE_DELAYED: u32 = 0x200;
+    /// v6.12: the pick of a delayed entity completes its dequeue.
+    pub const DEQUEUE_DELAYED: u32 = 0x200;
     pub const WF_FORK: u32 = 0x08;
 }
 
@@ -51,6 +60,20 @@ pub struct CfsRq {
     pub cpu: u32,
     /// The group entity that owns this cfs_rq (NIL for a CPU's root cfs_rq).
     pub owner: u32,
+    /// EEVDF: Σ (v_i - min_vruntime) · w_i over the queued entities except curr.
+    pub avg_vruntime: i64,
+    /// EEVDF: Σ w_i (scale_load_down'ed) over the same entities.
+    pub avg_load: i64,
+    /// Task groups: the group this runqueue belongs to (NIL for a CPU's root runqueue),
+    /// its load average, and the part of it last folded into the group's sum.
+    pub tg: u32,
+    pub avg: crate::group::pelt::SchedAvg,
+    pub tg_load_avg_contrib: i64,
+    /// v6.12's ratelimit of `update_tg_load_avg()`.
+    pub last_update_tg_load_avg: u64,
+    /// Load of tasks that left by migration, removed at the next update.
+    pub removed_nr: u32,
+    pub removed_load_avg: u64,
 }
 
 impl CfsRq {
@@ -70,6 +93,14 @@ impl CfsRq {
             skip: NIL,
             cpu,
             owner,
+            avg_vruntime: 0,
+            avg_load: 0,
+            tg: NIL,
+            avg: crate::group::pelt::SchedAvg::default(),
+            tg_load_avg_contrib: 0,
+            last_update_tg_load_avg: 0,
+            removed_nr: 0,
+            removed_load_avg: 0,
         }
     }
 }
@@ -92,6 +123,15 @@ pub struct Fair {
     pub cfg: Config,
     /// The v12 code paths (policy `latency-nice-v12`).
     pub v12: bool,
+    /// The EEVDF code paths (`crate::eevdf`), and which version.
+    pub eevdf: Option<crate::eevdf::Version>,
+    /// The task groups (`crate::group`), parents before children.
+    pub tgs: Vec<crate::group::TaskGroup>,
+    /// Load tracking is on (only when there are task groups).
+    pub pelt: bool,
+    /// What an EEVDF `update_curr()` that reschedules is attributed to: set by the entry
+    /// point that called it (tick, wakeup, fork, setattr).
+    pub ctx: ReschedCause,
     pub ents: Vec<Entity>,
     pub cfs_rqs: Vec<CfsRq>,
     /// Per CPU: resched requested since the last schedule(), and why (first cause wins, as a
@@ -105,9 +145,14 @@ impl Fair {
     pub fn new(cfg: Config, nr_entities: usize) -> Fair {
         let cpus = cfg.cpus as usize;
         let v12 = cfg.policy == crate::scenario::Policy::LatencyNiceV12;
+        let eevdf = crate::eevdf::Version::of(cfg.policy);
         Fair {
             cfg,
             v12,
+            eevdf,
+            ctx: ReschedCause::Tick,
+            tgs: Vec::new(),
+            pelt: false,
             ents: Vec::with_capacity(nr_entities),
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],

@@ -4,12 +4,16 @@
 
 use super::flags::*;
 use super::Fair;
+use crate::eevdf;
 use crate::entity::NIL;
 use crate::weights::LoadWeight;
 
 impl Fair {
     /// `enqueue_task_fair()` (v6.2): enqueue the entity and every ancestor not yet queued.
     pub fn enqueue_task_fair(&mut self, se: u32, mut flags: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::enqueue_task_fair(self, se, flags);
+        }
         let mut s = se;
         while s != NIL {
             if self.ents[s as usize].on_rq {
@@ -23,13 +27,23 @@ impl Fair {
         }
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
+            if self.pelt {
+                self.update_load_avg(q, s, crate::group::pelt::UPDATE_TG);
+                if self.cfg.feat.update_cfs_group_enqueue {
+                    self.update_cfs_group(s);
+                }
+            }
             self.cfs_rqs[q as usize].h_nr_running += 1;
             s = self.ents[s as usize].parent;
         }
     }
 
     /// `dequeue_task_fair()` (v6.2): dequeue up the hierarchy while each level empties.
-    pub fn dequeue_task_fair(&mut self, se: u32, mut flags: u32) {
+    /// Returns false when the task stays queued (v6.12's delayed dequeue).
+    pub fn dequeue_task_fair(&mut self, se: u32, mut flags: u32) -> bool {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::dequeue_entities(self, se, flags);
+        }
         let task_sleep = flags & DEQUEUE_SLEEP != 0;
         let mut s = se;
         while s != NIL {
@@ -50,9 +64,16 @@ impl Fair {
         }
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
+            if self.pelt {
+                self.update_load_avg(q, s, crate::group::pelt::UPDATE_TG);
+                if self.cfg.feat.update_cfs_group_dequeue {
+                    self.update_cfs_group(s);
+                }
+            }
             self.cfs_rqs[q as usize].h_nr_running -= 1;
             s = self.ents[s as usize].parent;
         }
+        true
     }
 
     /// `pick_next_task_fair()` (v6.2 with CONFIG_FAIR_GROUP_SCHED): `prev` is the task entity
@@ -63,6 +84,9 @@ impl Fair {
     /// and a re-picked prev is not "set" again, so its slice accounting carries on: that is
     /// the kernel's behaviour and it decides when a tick preempts.
     pub fn pick_next_task_fair(&mut self, cpu: u32, prev: u32) -> u32 {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::pick_next_task_fair(self, cpu, prev);
+        }
         let root = self.root_rq(cpu);
         if self.cfs_rqs[root as usize].h_nr_running == 0 {
             return NIL;
@@ -122,6 +146,9 @@ impl Fair {
 
     /// `put_prev_task_fair()` (v6.2).
     pub fn put_prev_task_fair(&mut self, se: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::put_prev_task_fair(self, se);
+        }
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
@@ -132,6 +159,9 @@ impl Fair {
 
     /// `set_next_task_fair()` (v6.2): make a task current again after a change of attributes.
     pub fn set_next_task_fair(&mut self, se: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::set_next_task_fair(self, se);
+        }
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
@@ -142,6 +172,9 @@ impl Fair {
 
     /// `task_tick_fair()` (v6.2): returns true if any level asked for a reschedule.
     pub fn task_tick_fair(&mut self, se: u32) -> bool {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::task_tick_fair(self, se);
+        }
         let mut s = se;
         let mut resched = false;
         while s != NIL {
@@ -158,6 +191,9 @@ impl Fair {
     /// Leaves the vruntime relative to min_vruntime, as the kernel does until the first
     /// enqueue renormalises it.
     pub fn task_fork_fair(&mut self, se: u32) {
+        if self.eevdf.is_some() {
+            return eevdf::task_ops::task_fork_fair(self, se);
+        }
         let q = self.ents[se as usize].cfs_rq;
         let curr = self.cfs_rqs[q as usize].curr;
         if curr != NIL {
@@ -172,21 +208,37 @@ impl Fair {
         e.vruntime = e.vruntime.wrapping_sub(m);
     }
 
-    /// `migrate_task_rq_fair()` for a waking task (v6.2): make vruntime relative to the old
-    /// runqueue; the enqueue with ENQUEUE_MIGRATED adds the new one's min_vruntime.
-    pub fn migrate_task_rq_fair(&mut self, se: u32, new_rq: u32) {
-        let q = self.ents[se as usize].cfs_rq;
-        let m = self.cfs_rqs[q as usize].min_vruntime;
-        let e = &mut self.ents[se as usize];
-        e.vruntime = e.vruntime.wrapping_sub(m);
-        e.cfs_rq = new_rq;
+    /// `migrate_task_rq_fair()` + `set_task_rq()`: the task moves to `new_cpu`, woken there
+    /// (its load stays behind on the old runqueue, to be removed at its next update) or
+    /// moved while queued by the load balancer (dequeued with DEQUEUE_MIGRATING, which took
+    /// its load along). v6.2 makes a waking task's vruntime relative to the old runqueue here;
+    /// a queued one was made relative by its dequeue. EEVDF keeps no relative vruntime: the
+    /// lag saved at dequeue carries over.
+    pub fn migrate_task_rq_fair(&mut self, se: u32, new_cpu: u32) {
+        let migrating = std::mem::take(&mut self.ents[se as usize].migrating);
+        if self.eevdf.is_none() && !migrating {
+            let q = self.ents[se as usize].cfs_rq;
+            let m = self.cfs_rqs[q as usize].min_vruntime;
+            let e = &mut self.ents[se as usize];
+            e.vruntime = e.vruntime.wrapping_sub(m);
+        }
+        if self.pelt {
+            if !migrating {
+                self.remove_entity_load_avg(se);
+            }
+            // Tell the new CPU we migrated: the enqueue attaches the load there.
+            self.ents[se as usize].avg.last_update_time = 0;
+        }
+        let tg = self.ents[se as usize].tg;
+        self.set_task_rq(se, tg, new_cpu);
     }
 
-    /// `reweight_task()` (v6.2) while the task is off the runqueue (as `sched_setattr()` calls
-    /// it between dequeue and enqueue): the table weight and the table inverse.
+    /// `reweight_task()` (v6.2; v6.6 and v6.12 alike): reweight the entity, then keep the
+    /// table's inverse weight rather than a computed one.
     pub fn reweight_task(&mut self, se: u32, nice: i32) {
-        let e = &mut self.ents[se as usize];
-        debug_assert!(!e.on_rq);
-        e.load = LoadWeight::for_nice(nice);
+        let lw = LoadWeight::for_nice(nice);
+        let rq = self.ents[se as usize].cfs_rq;
+        self.reweight_entity(rq, se, lw.weight);
+        self.ents[se as usize].load.inv_weight = lw.inv_weight;
     }
 }

@@ -107,6 +107,10 @@ impl Fair {
     /// one's, both on `cpu`. Returns the verdict of `wakeup_preempt_entity` (or None when it
     /// was not asked).
     pub fn check_preempt_wakeup(&mut self, cpu: u32, curr: u32, p: u32, cause: ReschedCause) -> Option<i32> {
+        if self.eevdf.is_some() {
+            crate::eevdf::task_ops::check_preempt_wakeup(self, cpu, curr, p, cause);
+            return None;
+        }
         let fork = matches!(cause, ReschedCause::Fork(_));
         if curr == p {
             return None;

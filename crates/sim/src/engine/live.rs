@@ -3,8 +3,8 @@
 //! is under way (the app's sched_setattr-like edits).
 
 use super::task::TState;
-use super::{Change, Sim};
-use crate::scenario::{self, ScenarioError, Target, TimelineEntry};
+use super::Sim;
+use crate::scenario::{self, ScenarioError, TimelineEntry};
 
 /// A task's figures so far.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -104,15 +104,7 @@ impl Sim {
                 format!("a change at {} ns cannot be added once the run has reached {} ns", entry.at_ns, self.now),
             ));
         }
-        // As `resolve_timeline` does for the file's entries.
-        let tasks = match &entry.target {
-            Target::Task(name) => {
-                let expanded = scenario::expand(s);
-                scenario::target_tasks(s, &expanded, name).into_iter().map(|i| i as u32).collect()
-            }
-            Target::Cgroup(_) => Vec::new(),
-        };
-        let change = Change { at_ns: entry.at_ns, tasks, set: entry.set.clone() };
+        let change = super::resolve_change(s, &scenario::expand(s), entry);
         let id = self.changes.len() as u32;
         self.changes.push(change);
         self.queue.push(entry.at_ns, super::events::Class::Timeline, id, 0);

@@ -34,11 +34,12 @@ pub struct Cpu {
     pub llc_size: u32,
 }
 
-/// A `timeline` entry resolved to the tasks it changes.
+/// A `timeline` entry resolved to the tasks, or the task group, it changes.
 #[derive(Clone, Debug)]
 struct Change {
     at_ns: u64,
     tasks: Vec<u32>,
+    cgroup: Option<u32>,
     set: SetAttrs,
 }
 
@@ -71,25 +72,13 @@ impl Sim {
     pub fn new(v: &Validated) -> Result<Sim, ScenarioError> {
         let s = &v.scenario;
         let cfg = Config::from_scenario(s);
-        if matches!(cfg.policy, Policy::EevdfV66 | Policy::EevdfV612) {
-            return Err(ScenarioError::at(
-                "scheduler.policy",
-                format!("{} is not simulated yet in this version of Fairground (cfs-v6.2 and latency-nice-v12 are)", cfg.policy.name()),
-            ));
-        }
         if !s.workloads.is_empty() {
             return Err(ScenarioError::at(
                 "workloads[0]",
                 "hackbench and schbench workloads are not simulated yet in this version of Fairground",
             ));
         }
-        let mut warnings = v.warnings.clone();
-        if !s.cgroups.is_empty() {
-            warnings.push(
-                "cgroups are not scheduled as task groups yet: every task runs in the root group (cgroup figures still sum their tasks)"
-                    .to_string(),
-            );
-        }
+        let warnings = v.warnings.clone();
 
         let expanded = scenario::expand(s);
         let ncpus = cfg.cpus;
@@ -102,15 +91,28 @@ impl Sim {
             let Some(spec) = t.behavior.as_ref() else {
                 return Err(ScenarioError::at("workloads", "workload tasks are not simulated yet"));
             };
+            let cgroup = t.attrs.cgroup.as_ref().and_then(|c| s.cgroups.iter().position(|g| &g.name == c)).map(|x| x as u32);
             let mut e = Entity::new(LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
+            e.tg = cgroup.unwrap_or(NIL);
+            if !s.cgroups.is_empty() {
+                // init_entity_runnable_average(): a new task starts as if it had always run.
+                e.avg.load_avg = crate::weights::scale_load_down(e.load.weight);
+            }
             if v12 {
                 e.latency_offset = fair.calc_latency_offset(t.attrs.latency_nice);
+            }
+            e.slice = fair.cfg.base_slice_ns;
+            if fair.cfg.policy == Policy::EevdfV612 {
+                if let Some(us) = t.attrs.slice_us {
+                    // __setscheduler_params(): a custom slice, clamped as sched_setattr() does.
+                    e.custom_slice = true;
+                    e.slice = crate::eevdf::clamp_custom_slice(us.saturating_mul(1000));
+                }
             }
             fair.ents.push(e);
             let mut allowed = t.attrs.cpus.clone().unwrap_or_default();
             allowed.sort_unstable();
             allowed.dedup();
-            let cgroup = t.attrs.cgroup.as_ref().and_then(|c| s.cgroups.iter().position(|g| &g.name == c)).map(|x| x as u32);
             tasks.push(Task {
                 name: t.name.clone(),
                 se: i,
@@ -132,6 +134,7 @@ impl Sim {
             });
         }
 
+        fair.build_task_groups(&s.cgroups);
         let changes = resolve_timeline(s, &expanded);
         let cpus = (0..ncpus)
             .map(|c| Cpu { curr: NIL, gen: 0, busy_ns: 0, llc_first: c / llc * llc, llc_size: llc })
@@ -231,12 +234,15 @@ impl Sim {
     fn on_tick(&mut self) {
         for cpu in 0..self.cpus.len() as u32 {
             let curr = self.cpus[cpu as usize].curr;
-            if curr == NIL {
-                continue;
+            if curr != NIL {
+                self.events += 1;
+                if self.fair.task_tick_fair(curr) {
+                    self.dirty.push(cpu);
+                }
             }
-            self.events += 1;
-            if self.fair.task_tick_fair(curr) {
-                self.dirty.push(cpu);
+            if self.fair.pelt {
+                // The balancer's update_blocked_averages(), modelled at every tick.
+                self.fair.update_blocked_averages(cpu);
             }
         }
         let next = self.now + self.fair.cfg.tick_ns;
@@ -246,24 +252,38 @@ impl Sim {
     fn on_timeline(&mut self, idx: u32) {
         self.events += 1;
         let Some(c) = self.changes.get(idx as usize) else { return };
-        let (tasks, set) = (c.tasks.clone(), c.set.clone());
+        let (tasks, set, cgroup) = (c.tasks.clone(), c.set.clone(), c.cgroup);
         for t in tasks {
             self.setattr(t, &set);
+        }
+        if let Some(g) = cgroup {
+            // cpu.weight / cpu.shares and cpu.latency.nice writes.
+            if let Some(shares) = set.shares {
+                self.fair.sched_group_set_shares(g, shares);
+            }
+            if let Some(l) = set.latency_nice {
+                self.fair.sched_group_set_latency(g, l);
+            }
+            for cpu in 0..self.cpus.len() as u32 {
+                if self.fair.need_resched(cpu) {
+                    self.dirty.push(cpu);
+                }
+            }
         }
     }
 }
 
-/// Resolve each task-targeted timeline entry to task indices (an expanded name, a base name or
-/// a workload name, as `scenario::target_tasks` reads them). Cgroup entries change nothing yet.
+/// Resolve each timeline entry to task indices (an expanded name, a base name or a workload
+/// name, as `scenario::target_tasks` reads them) or to a task group.
 fn resolve_timeline(s: &scenario::Scenario, expanded: &[scenario::ExpandedTask]) -> Vec<Change> {
-    s.timeline
-        .iter()
-        .map(|e| {
-            let tasks = match &e.target {
-                Target::Task(name) => scenario::target_tasks(s, expanded, name).into_iter().map(|i| i as u32).collect(),
-                Target::Cgroup(_) => Vec::new(),
-            };
-            Change { at_ns: e.at_ns, tasks, set: e.set.clone() }
-        })
-        .collect()
+    s.timeline.iter().map(|e| resolve_change(s, expanded, e)).collect()
+}
+
+/// One timeline entry, resolved (also for entries added while a run is under way).
+fn resolve_change(s: &scenario::Scenario, expanded: &[scenario::ExpandedTask], e: &scenario::TimelineEntry) -> Change {
+    let (tasks, cgroup) = match &e.target {
+        Target::Task(name) => (scenario::target_tasks(s, expanded, name).into_iter().map(|i| i as u32).collect(), None),
+        Target::Cgroup(name) => (Vec::new(), s.cgroups.iter().position(|g| &g.name == name).map(|g| g as u32)),
+    };
+    Change { at_ns: e.at_ns, tasks, cgroup, set: e.set.clone() }
 }

@@ -106,10 +106,11 @@ impl Sim {
     pub(super) fn on_fork(&mut self, ti: u32) {
         self.events += 1;
         let cpu = self.select_fork_cpu(ti);
-        let root = self.fair.root_rq(cpu);
+        let tg = self.fair.ents[ti as usize].tg;
+        self.fair.set_task_rq(ti, tg, cpu);
+        let root = self.fair.tg_cfs_rq(tg, cpu);
         let t = &mut self.tasks[ti as usize];
         t.cpu = cpu;
-        self.fair.ents[ti as usize].cfs_rq = root;
         self.fair.task_fork_fair(ti);
         if let Some(p) = t.beh.period() {
             t.next_fire = t.start_ns + p;
@@ -117,11 +118,14 @@ impl Sim {
         }
         if t.beh.forked_asleep() {
             // Forked, then asleep until its first timer: it keeps its fork placement, made
-            // absolute as the first enqueue would have made it.
+            // absolute as the first enqueue would have made it (CFS). Under EEVDF it wakes
+            // with the zero lag of a new task.
             t.state = TState::Sleeping;
-            let m = self.fair.cfs_rqs[root as usize].min_vruntime;
-            let e = &mut self.fair.ents[ti as usize];
-            e.vruntime = e.vruntime.wrapping_add(m);
+            if self.fair.eevdf.is_none() {
+                let m = self.fair.cfs_rqs[root as usize].min_vruntime;
+                let e = &mut self.fair.ents[ti as usize];
+                e.vruntime = e.vruntime.wrapping_add(m);
+            }
             return;
         }
         t.work_left = match &t.beh {
@@ -134,8 +138,10 @@ impl Sim {
             Beh::Periodic { run, .. } => *run,
         };
         t.state = TState::Runnable;
-        // activate_task() without ENQUEUE_WAKEUP: enqueue_entity renormalises the vruntime.
-        self.fair.enqueue_task_fair(ti, 0);
+        // activate_task() without ENQUEUE_WAKEUP: enqueue_entity renormalises the vruntime
+        // (CFS) or places the task (EEVDF; v6.12 with ENQUEUE_INITIAL).
+        let flags = crate::eevdf::task_ops::wake_up_new_task_flags(&self.fair);
+        self.fair.enqueue_task_fair(ti, flags);
         self.check_preempt_curr(cpu, ti, ReschedCause::Fork(ti));
     }
 
@@ -166,7 +172,20 @@ impl Sim {
     }
 
     /// `try_to_wake_up()`: choose a CPU, enqueue with ENQUEUE_WAKEUP, check preemption.
+    /// A v6.12 delayed task is still queued: `ttwu_runnable()` requeues it where it is.
     fn try_to_wake_up(&mut self, ti: u32, work: u64) {
+        if self.fair.ents[ti as usize].sched_delayed {
+            let now = self.now;
+            let t = &mut self.tasks[ti as usize];
+            let cpu = t.cpu;
+            t.work_left = work;
+            t.state = TState::Runnable;
+            t.stats.wakeups += 1;
+            t.waking_since = Some(now);
+            self.fair.enqueue_task_fair(ti, ENQUEUE_DELAYED);
+            self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
+            return;
+        }
         let cpu = self.select_task_rq(ti);
         let mut flags = ENQUEUE_WAKEUP;
         let now = self.now;
@@ -175,8 +194,7 @@ impl Sim {
             flags |= ENQUEUE_MIGRATED;
             t.stats.migrations += 1;
             t.cpu = cpu;
-            let root = self.fair.root_rq(cpu);
-            self.fair.migrate_task_rq_fair(ti, root);
+            self.fair.migrate_task_rq_fair(ti, cpu);
         }
         t.work_left = work;
         t.state = TState::Runnable;
@@ -199,11 +217,12 @@ impl Sim {
         }
     }
 
-    /// `__sched_setscheduler()` for nice and latency nice: dequeue/put, change, enqueue/set,
-    /// then `prio_changed_fair()` when the nice level changed.
+    /// `__sched_setscheduler()` for nice, latency nice and slice: dequeue/put, change,
+    /// enqueue/set, then `prio_changed_fair()` when the nice level changed. "Queued" is the
+    /// entity's on_rq, so a v6.12 delayed task is dequeued and requeued (still delayed).
     pub(super) fn setattr(&mut self, ti: u32, set: &SetAttrs) {
         let state = self.tasks[ti as usize].state;
-        let queued = matches!(state, TState::Runnable | TState::Running);
+        let queued = self.fair.ents[ti as usize].on_rq;
         let running = state == TState::Running;
         let cpu = self.tasks[ti as usize].cpu;
         if queued {
@@ -222,6 +241,13 @@ impl Sim {
             if self.fair.v12 {
                 self.fair.ents[ti as usize].latency_offset = self.fair.calc_latency_offset(l);
             }
+        }
+        if let (Some(us), Some(crate::eevdf::Version::V612)) = (set.slice_us, self.fair.eevdf) {
+            // __setscheduler_params(): sched_runtime 0 restores the base slice.
+            let base = self.fair.cfg.base_slice_ns;
+            let e = &mut self.fair.ents[ti as usize];
+            e.custom_slice = us != 0;
+            e.slice = if us == 0 { base } else { crate::eevdf::clamp_custom_slice(us.saturating_mul(1000)) };
         }
         if queued {
             self.fair.enqueue_task_fair(ti, ENQUEUE_RESTORE | ENQUEUE_MOVE);

@@ -1,0 +1,333 @@
+//! The fair-class hooks under EEVDF (fair.c v6.6 / v6.12): enqueue_task_fair (with v6.12's
+//! requeue of a delayed entity), dequeue_task_fair / dequeue_entities, pick_next_entity,
+//! pick_next_task_fair, check_preempt_wakeup(_fair), task_tick_fair, task_fork_fair.
+
+use super::avg::{cfs_rq_min_slice, entity_eligible, update_entity_lag};
+use super::entity_ops::{dequeue_entity, enqueue_entity, entity_tick, put_prev_entity, set_next_entity, update_curr};
+use super::place::place_entity;
+use super::tree::{dequeue_timeline, enqueue_timeline, entity_before, pick_eevdf};
+use super::Version;
+use crate::cfs::flags::*;
+use crate::cfs::{Fair, ReschedCause};
+use crate::entity::NIL;
+use crate::group::pelt::UPDATE_TG;
+
+/// `requeue_delayed_entity()` (v6.12): a delayed entity woken before a pick reached it stays
+/// where it is; with DELAY_ZERO, one whose lag has turned positive is re-placed at zero lag.
+/// There is no `update_curr()` on this path (ttwu_runnable → enqueue_task), so the lag is
+/// measured against a V that still holds curr's vruntime as of its last update, as in v6.12.
+pub fn requeue_delayed_entity(f: &mut Fair, se: u32) {
+    let rq = f.ents[se as usize].cfs_rq;
+    debug_assert!(f.ents[se as usize].sched_delayed && f.ents[se as usize].on_rq);
+    if f.cfg.feat.delay_zero {
+        update_entity_lag(f, rq, se);
+        if f.ents[se as usize].vlag > 0 {
+            let is_curr = f.cfs_rqs[rq as usize].curr == se;
+            f.cfs_rqs[rq as usize].nr_running -= 1;
+            if !is_curr {
+                dequeue_timeline(f, rq, se);
+            }
+            f.ents[se as usize].vlag = 0;
+            place_entity(f, rq, se, 0);
+            if !is_curr {
+                enqueue_timeline(f, rq, se);
+            }
+            f.cfs_rqs[rq as usize].nr_running += 1;
+        }
+    }
+    if f.pelt {
+        f.update_load_avg(rq, se, 0);
+    }
+    f.ents[se as usize].sched_delayed = false;
+}
+
+/// `enqueue_task_fair()` (v6.6; v6.12 adds ENQUEUE_DELAYED and slice propagation).
+pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
+    f.ctx = enqueue_cause(se, flags);
+    let v612 = f.eevdf == Some(Version::V612);
+    if v612 && flags & ENQUEUE_DELAYED != 0 {
+        requeue_delayed_entity(f, se);
+        return;
+    }
+    let mut s = se;
+    let mut slice = 0;
+    while s != NIL {
+        if f.ents[s as usize].on_rq {
+            if v612 && f.ents[s as usize].sched_delayed {
+                requeue_delayed_entity(f, s);
+            }
+            break;
+        }
+        let q = f.ents[s as usize].cfs_rq;
+        // A group entity runs with the shortest slice below it (v6.12).
+        if v612 && slice != 0 {
+            f.ents[s as usize].slice = slice;
+            f.ents[s as usize].custom_slice = true;
+        }
+        enqueue_entity(f, q, s, flags);
+        slice = cfs_rq_min_slice(f, q);
+        f.cfs_rqs[q as usize].h_nr_running += 1;
+        flags = ENQUEUE_WAKEUP;
+        s = f.ents[s as usize].parent;
+    }
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        if f.pelt {
+            f.update_load_avg(q, s, UPDATE_TG);
+            if f.cfg.feat.update_cfs_group_enqueue {
+                f.update_cfs_group(s);
+            }
+        }
+        if v612 {
+            f.ents[s as usize].slice = slice;
+            slice = cfs_rq_min_slice(f, q);
+        }
+        f.cfs_rqs[q as usize].h_nr_running += 1;
+        s = f.ents[s as usize].parent;
+    }
+}
+
+fn enqueue_cause(se: u32, flags: u32) -> ReschedCause {
+    if flags & (ENQUEUE_WAKEUP | ENQUEUE_DELAYED) != 0 {
+        ReschedCause::Wakeup(se)
+    } else if flags & ENQUEUE_RESTORE != 0 {
+        ReschedCause::Attr
+    } else {
+        ReschedCause::Fork(se)
+    }
+}
+
+/// `dequeue_entities()` (v6.12; v6.6's `dequeue_task_fair()` is the same walk without the
+/// delay). Returns false when the task's own entity was only marked delayed: it stays on
+/// the runqueue, counted in nr_running and h_nr_running.
+pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
+    let task_sleep = flags & DEQUEUE_SLEEP != 0;
+    let v612 = f.eevdf == Some(Version::V612);
+    let task = f.ents[se as usize].is_task();
+    let h = u32::from(task);
+    let mut slice = if task { 0 } else { cfs_rq_min_slice(f, f.ents[se as usize].my_q) };
+    let mut s = se;
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        if !dequeue_entity(f, q, s, flags) {
+            if task && s == se {
+                return false;
+            }
+            break;
+        }
+        f.cfs_rqs[q as usize].h_nr_running -= h;
+        // Don't dequeue the parent if it has other entities besides us.
+        if f.cfs_rqs[q as usize].load.weight != 0 {
+            slice = cfs_rq_min_slice(f, q);
+            s = f.ents[s as usize].parent;
+            if task_sleep && s != NIL {
+                f.set_next_buddy(s);
+            }
+            break;
+        }
+        flags |= DEQUEUE_SLEEP;
+        flags &= !DEQUEUE_DELAYED;
+        s = f.ents[s as usize].parent;
+    }
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        if f.pelt {
+            f.update_load_avg(q, s, UPDATE_TG);
+            if f.cfg.feat.update_cfs_group_dequeue {
+                f.update_cfs_group(s);
+            }
+        }
+        if v612 {
+            f.ents[s as usize].slice = slice;
+            slice = cfs_rq_min_slice(f, q);
+        }
+        f.cfs_rqs[q as usize].h_nr_running -= h;
+        s = f.ents[s as usize].parent;
+    }
+    true
+}
+
+/// `pick_next_entity()` (v6.6; v6.12 completes the dequeue of a delayed pick and returns NIL
+/// so that the caller picks again).
+fn pick_next_entity(f: &mut Fair, rq: u32) -> u32 {
+    let next = f.cfs_rqs[rq as usize].next;
+    if f.cfg.feat.next_buddy && next != NIL && entity_eligible(f, rq, next) {
+        return next;
+    }
+    let se = pick_eevdf(f, rq);
+    if f.ents[se as usize].sched_delayed {
+        dequeue_entities(f, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+        return NIL;
+    }
+    se
+}
+
+/// `pick_task_fair()` (v6.12; the do-while of v6.6's `pick_next_task_fair()`): descend from
+/// the root, starting over when a delayed entity was dequeued instead of picked.
+fn pick_task_fair(f: &mut Fair, cpu: u32) -> u32 {
+    let root = f.root_rq(cpu);
+    'again: loop {
+        if f.cfs_rqs[root as usize].nr_running == 0 {
+            return NIL;
+        }
+        let mut q = root;
+        loop {
+            let curr = f.cfs_rqs[q as usize].curr;
+            if curr != NIL && f.ents[curr as usize].on_rq {
+                update_curr(f, q);
+            }
+            let se = pick_next_entity(f, q);
+            if se == NIL {
+                continue 'again;
+            }
+            let my_q = f.ents[se as usize].my_q;
+            if my_q == NIL {
+                return se;
+            }
+            q = my_q;
+        }
+    }
+}
+
+/// `pick_next_task_fair()` (v6.12 structure; v6.6 picks the same way): pick with prev still
+/// current, then put and set only where the two paths differ.
+pub fn pick_next_task_fair(f: &mut Fair, cpu: u32, prev: u32) -> u32 {
+    let se = pick_task_fair(f, cpu);
+    if se == NIL {
+        return NIL;
+    }
+    if prev == NIL {
+        // The "simple" path: nothing to put back.
+        let mut s = se;
+        while s != NIL {
+            let q = f.ents[s as usize].cfs_rq;
+            set_next_entity(f, q, s);
+            s = f.ents[s as usize].parent;
+        }
+        return se;
+    }
+    if se != prev {
+        let (mut s, mut p) = (se, prev);
+        while f.ents[s as usize].cfs_rq != f.ents[p as usize].cfs_rq {
+            let (sd, pd) = (f.ents[s as usize].depth, f.ents[p as usize].depth);
+            if sd <= pd {
+                let pq = f.ents[p as usize].cfs_rq;
+                put_prev_entity(f, pq, p);
+                p = f.ents[p as usize].parent;
+            }
+            if sd >= pd {
+                let sq = f.ents[s as usize].cfs_rq;
+                set_next_entity(f, sq, s);
+                s = f.ents[s as usize].parent;
+            }
+        }
+        let q = f.ents[s as usize].cfs_rq;
+        put_prev_entity(f, q, p);
+        set_next_entity(f, q, s);
+    }
+    se
+}
+
+/// `put_prev_task_fair()`.
+pub fn put_prev_task_fair(f: &mut Fair, se: u32) {
+    let mut s = se;
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        put_prev_entity(f, q, s);
+        s = f.ents[s as usize].parent;
+    }
+}
+
+/// `set_next_task_fair()`.
+pub fn set_next_task_fair(f: &mut Fair, se: u32) {
+    let mut s = se;
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        set_next_entity(f, q, s);
+        s = f.ents[s as usize].parent;
+    }
+}
+
+/// `task_tick_fair()`: returns whether the CPU was asked to reschedule.
+pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
+    f.ctx = ReschedCause::Tick;
+    let mut s = se;
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        entity_tick(f, q, s);
+        s = f.ents[s as usize].parent;
+    }
+    let cpu = f.cfs_rqs[f.ents[se as usize].cfs_rq as usize].cpu;
+    f.need_resched(cpu)
+}
+
+/// `task_fork_fair()`: v6.6 charges the parent's cfs_rq and places the child with
+/// ENQUEUE_INITIAL, but `wake_up_new_task()` enqueues without it and `enqueue_entity()`
+/// places again, so the half-slice first deadline is lost (kept that way); v6.12 only sets
+/// capacity. The enqueue that follows (`wake_up_new_task`) does the placement.
+pub fn task_fork_fair(f: &mut Fair, se: u32) {
+    f.ctx = ReschedCause::Fork(se);
+    if f.eevdf == Some(Version::V66) {
+        let q = f.ents[se as usize].cfs_rq;
+        if f.cfs_rqs[q as usize].curr != NIL {
+            update_curr(f, q);
+        }
+    }
+}
+
+/// The flags `wake_up_new_task()` enqueues a new task with: v6.12 passes ENQUEUE_INITIAL.
+pub fn wake_up_new_task_flags(f: &Fair) -> u32 {
+    if f.eevdf == Some(Version::V612) {
+        ENQUEUE_INITIAL
+    } else {
+        0
+    }
+}
+
+/// `check_preempt_wakeup()` (v6.6) / `check_preempt_wakeup_fair()` (v6.12): preempt when
+/// the pick would now be the woken entity. v6.12 first lets a shorter-slice wakee cancel
+/// curr's run-to-parity protection (PREEMPT_SHORT).
+pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: ReschedCause) {
+    if curr == p {
+        return;
+    }
+    f.ctx = cause;
+    let fork = matches!(cause, ReschedCause::Fork(_));
+    if f.cfg.feat.next_buddy && !fork {
+        f.set_next_buddy(p);
+    }
+    if f.need_resched(cpu) || !f.cfg.feat.wakeup_preemption {
+        return;
+    }
+    let (se, pse) = f.find_matching_se(curr, p);
+    let q = f.ents[se as usize].cfs_rq;
+    update_curr(f, q);
+    if f.eevdf == Some(Version::V612) && do_preempt_short(f, q, pse, se) {
+        let e = &mut f.ents[se as usize];
+        if e.vlag as u64 == e.deadline {
+            e.vlag = e.deadline.wrapping_add(1) as i64;
+        }
+    }
+    if pick_eevdf(f, q) == pse {
+        f.resched_curr(cpu, cause);
+    }
+}
+
+/// `do_preempt_short()` (v6.12): the wakee asks for less than curr, is eligible, and either
+/// has the earlier deadline or curr is no longer eligible.
+fn do_preempt_short(f: &Fair, rq: u32, pse: u32, se: u32) -> bool {
+    if !f.cfg.feat.preempt_short {
+        return false;
+    }
+    let (pe, e) = (&f.ents[pse as usize], &f.ents[se as usize]);
+    if pe.slice >= e.slice {
+        return false;
+    }
+    if !entity_eligible(f, rq, pse) {
+        return false;
+    }
+    if entity_before(Version::V612, pe, e) {
+        return true;
+    }
+    !entity_eligible(f, rq, se)
+}

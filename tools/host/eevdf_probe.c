@@ -1,0 +1,124 @@
+// eevdf_probe: real-kernel side of scripts/host-compare.sh (not part of CI).
+//
+//   eevdf_probe hog      SECONDS CPU NICE SLICE_US
+//   eevdf_probe periodic SECONDS CPU NICE SLICE_US PERIOD_US RUN_US
+//
+// Both pin themselves to CPU and set nice and the slice with sched_setattr() (SCHED_OTHER,
+// sched_runtime = SLICE_US µs; 0 = the default slice, as in the kernel). A hog spins until
+// SECONDS have passed and prints its CPU time in ns. A periodic task sleeps to absolute
+// deadlines start + k·PERIOD (TIMER_ABSTIME, timer slack 1 ns), measures how late it runs
+// after each expiry (its wakeup latency, timer and interrupt latency included), burns RUN_US
+// of its own CPU time, and prints the count and nearest-rank percentiles in ns.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+struct sched_attr_v0 {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+static uint64_t now_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void setup(int cpu, int nice, long slice_us)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(1);
+	}
+	struct sched_attr_v0 a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = SCHED_OTHER;
+	a.sched_nice = nice;
+	a.sched_runtime = (uint64_t)slice_us * 1000;
+	if (syscall(SYS_sched_setattr, 0, &a, 0)) {
+		perror("sched_setattr");
+		exit(1);
+	}
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+}
+
+static int cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+static uint64_t rank(uint64_t *v, size_t n, double p)
+{
+	size_t r = (size_t)(p * n);
+	if ((double)r < p * n)
+		r++;
+	if (r == 0)
+		r = 1;
+	return v[r - 1];
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 6) {
+		fprintf(stderr, "usage: %s hog|periodic SECONDS CPU NICE SLICE_US [PERIOD_US RUN_US]\n", argv[0]);
+		return 2;
+	}
+	double secs = atof(argv[2]);
+	int cpu = atoi(argv[3]), nice = atoi(argv[4]);
+	long slice_us = atol(argv[5]);
+	setup(cpu, nice, slice_us);
+	uint64_t start = now_ns(CLOCK_MONOTONIC), end = start + (uint64_t)(secs * 1e9);
+	uint64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	if (!strcmp(argv[1], "hog")) {
+		while (now_ns(CLOCK_MONOTONIC) < end)
+			;
+		printf("cpu_ns %llu\n", (unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0));
+		return 0;
+	}
+	if (argc < 8)
+		return 2;
+	uint64_t period = (uint64_t)atol(argv[6]) * 1000, run = (uint64_t)atol(argv[7]) * 1000;
+	size_t cap = (size_t)(secs * 1e9 / period) + 2, n = 0;
+	uint64_t *lat = calloc(cap, sizeof(*lat));
+	uint64_t target = start;
+	for (;;) {
+		target += period;
+		if (target >= end)
+			break;
+		struct timespec ts = { .tv_sec = target / 1000000000ull, .tv_nsec = target % 1000000000ull };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		uint64_t t = now_ns(CLOCK_MONOTONIC);
+		if (n < cap)
+			lat[n++] = t - target;
+		uint64_t c = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		while (now_ns(CLOCK_THREAD_CPUTIME_ID) - c < run)
+			;
+	}
+	qsort(lat, n, sizeof(*lat), cmp);
+	printf("cpu_ns %llu\n", (unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0));
+	printf("count %zu p50 %llu p90 %llu p99 %llu max %llu\n", n, (unsigned long long)rank(lat, n, 0.5),
+	       (unsigned long long)rank(lat, n, 0.9), (unsigned long long)rank(lat, n, 0.99),
+	       (unsigned long long)(n ? lat[n - 1] : 0));
+	return 0;
+}
