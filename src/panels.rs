@@ -11,6 +11,9 @@ use crate::proto::{Progress, RunInfo};
 use crate::raster;
 use crate::settings::{self, Kind, FEATURES, POLICIES, SCALINGS, TUNABLES};
 
+/// Most rows the tasks table shows.
+const ROWS: usize = 300;
+
 #[derive(Properties, PartialEq)]
 pub struct TasksProps {
     pub info: Rc<RunInfo>,
@@ -29,6 +32,11 @@ pub fn tasks_table(props: &TasksProps) -> Html {
         let info = &props.info;
         let p = &props.progress;
         let view = p.view_ns.max(1);
+        // A table of thousands of live rows would cost more to re-render than the run: show
+        // the first ROWS and the selected task; the timeline's hover names any task.
+        let shown: Vec<usize> = (0..info.tasks.len())
+            .filter(|&i| i < ROWS || props.selected == Some(i as u32))
+            .collect();
         html! {
             <section class="tasks-panel">
                 <h3>{ "Tasks" }</h3>
@@ -37,7 +45,10 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                 }
                 <p class="hint">{ "Edit nice, latency nice or slice: the change applies from the current time, like sched_setattr, and is recorded in the scenario's timeline." }</p>
                 <div class="table-wrap">
-                <table id="tasks-table" data-tasks={info.tasks.len().to_string()}>
+                if shown.len() < info.tasks.len() {
+                    <p class="hint" id="rows-note">{ format!("Showing {} of {} tasks (the first {ROWS}, and the selected one).", shown.len(), info.tasks.len()) }</p>
+                }
+                <table id="tasks-table" data-tasks={shown.len().to_string()} data-all-tasks={info.tasks.len().to_string()}>
                     <thead>
                         <tr>
                             <th>{ "Task" }</th>
@@ -55,7 +66,8 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for info.tasks.iter().enumerate().map(|(i, t)| {
+                        { for shown.iter().map(|&i| {
+                            let t = &info.tasks[i];
                             let l = p.live.get(i).cloned().unwrap_or_default();
                             let share = l.cpu_ns as f64 / view as f64;
                             let width = format!("width: {}%", (share * 100.0).clamp(0.0, 100.0));

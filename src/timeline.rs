@@ -67,14 +67,28 @@ pub struct Timeline {
     dirty: bool,
     cols: Vec<Col>,
     img: Vec<u8>,
+    /// Where the lanes' image is put before it is scaled onto a HiDPI canvas.
+    off: Option<HtmlCanvasElement>,
     /// The wheel listener and the canvas it is on (attached again if the canvas is new).
     _wheel: Option<(EventListener, HtmlCanvasElement)>,
     _resize: Option<EventListener>,
 }
 
-/// Lane height in pixels for `cpus` lanes: big lanes for few CPUs, at least 3 px for many.
-pub fn lane_height(cpus: u32) -> f64 {
-    (420.0 / cpus.max(1) as f64).floor().clamp(3.0, 28.0)
+/// Lane height in CSS pixels for `cpus` lanes sharing `avail` pixels: big lanes for few CPUs,
+/// at least 3 px for many (a projector's taller window gets taller lanes).
+pub fn lane_height(cpus: u32, avail: f64) -> f64 {
+    (avail / cpus.max(1) as f64).floor().clamp(3.0, 36.0)
+}
+
+/// Height the lanes may share: under half the window, so the transport and the table stay in
+/// view.
+fn lanes_avail() -> f64 {
+    let h = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|v| v.as_f64()).unwrap_or(800.0);
+    (h * 0.45).clamp(160.0, 900.0)
+}
+
+fn device_ratio() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0)
 }
 
 impl Timeline {
@@ -93,7 +107,7 @@ impl Timeline {
         if x < GUTTER || y < AXIS {
             return None;
         }
-        let lane = ((y - AXIS) / lane_height(p.info.cpus)) as usize;
+        let lane = ((y - AXIS) / lane_height(p.info.cpus, lanes_avail())) as usize;
         (lane < p.info.cpus as usize).then(|| (lane, p.win.0 + (x - GUTTER) * npp))
     }
 
@@ -135,6 +149,14 @@ impl Timeline {
         })
     }
 
+    fn offscreen(&mut self) -> Option<HtmlCanvasElement> {
+        if self.off.is_none() {
+            let doc = web_sys::window()?.document()?;
+            self.off = doc.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok();
+        }
+        self.off.clone()
+    }
+
     fn draw(&mut self, ctx: &Context<Self>) {
         let p = ctx.props();
         let Some((canvas, w, plot_w, npp)) = self.geometry(ctx) else { return };
@@ -142,14 +164,19 @@ impl Timeline {
         let perf = web_sys::window().and_then(|w| w.performance());
         let t_start = perf.as_ref().map_or(started, |p| p.now());
         let cpus = p.info.cpus as usize;
-        let lane_h = lane_height(p.info.cpus);
+        let lane_h = lane_height(p.info.cpus, lanes_avail());
         let h = AXIS + lane_h * cpus as f64;
-        if canvas.width() != w as u32 {
-            canvas.set_width(w as u32);
+        // The canvas has device pixels (crisp text on HiDPI screens and projectors); drawing is
+        // in CSS pixels through a scale, and the lanes' image is scaled up without smoothing.
+        let dpr = device_ratio();
+        let (dw, dh) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+        if canvas.width() != dw {
+            canvas.set_width(dw);
         }
-        if canvas.height() != h as u32 {
-            canvas.set_height(h as u32);
+        if canvas.height() != dh {
+            canvas.set_height(dh);
         }
+        let _ = canvas.set_attribute("style", &format!("height: {h}px"));
         let Some(ctx2d) = canvas
             .get_context("2d")
             .ok()
@@ -173,10 +200,21 @@ impl Timeline {
                 draw_lane(&mut self.img, pw, 0, &g, &self.cols, p.selected, future_from);
             }
         }
+        let _ = ctx2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         ctx2d.set_fill_style_str("#ffffff");
         ctx2d.fill_rect(0.0, 0.0, w, h);
         if let Ok(data) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&self.img), pw as u32, ph.max(1) as u32) {
-            let _ = ctx2d.put_image_data(&data, GUTTER, AXIS);
+            if dpr == 1.0 {
+                let _ = ctx2d.put_image_data(&data, GUTTER, AXIS);
+            } else if let Some(off) = self.offscreen() {
+                off.set_width(pw as u32);
+                off.set_height(ph.max(1) as u32);
+                if let Some(octx) = off.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok()) {
+                    let _ = octx.put_image_data(&data, 0.0, 0.0);
+                    ctx2d.set_image_smoothing_enabled(false);
+                    let _ = ctx2d.draw_image_with_html_canvas_element_and_dw_and_dh(&off, GUTTER, AXIS, pw as f64, ph as f64);
+                }
+            }
         }
         // Lane labels.
         ctx2d.set_fill_style_str("#3a4450");
@@ -233,6 +271,7 @@ impl Component for Timeline {
             dirty: true,
             cols: Vec::new(),
             img: Vec::new(),
+            off: None,
             _wheel: None,
             _resize: None,
         }

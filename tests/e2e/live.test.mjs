@@ -199,7 +199,7 @@ test('a panic in the worker is reported, and a new worker carries on with the sc
 });
 
 test('scheduler panel: the clamps come first, every policy can be chosen, a refusal shows the core\'s error, and the app stays usable', async ({ page }) => {
-  await fresh(page, '#scenario=clamp-lesson');
+  await fresh(page, '#scenario=latency-nice-ladder');
   const features = await page.locator('#sched-panel [data-feature]').evaluateAll((es) => es.map((e) => e.dataset.feature));
   assertEqual(features.slice(0, 3), ['latency_max_clamp_tick', 'latency_max_clamp_offset', 'latency_max_clamp_wakeup'], 'first features');
   const policies = await page.locator('#policy-select option').evaluateAll((os) => os.map((o) => o.value));
@@ -215,7 +215,8 @@ test('scheduler panel: the clamps come first, every policy can be chosen, a refu
 
   // A combination the contract forbids: the wakeup clamp written as true with a variant.
   await page.selectOption('#feat-wakeup_preempt_variant', 'min-vruntime');
-  await page.waitForFunction(() => document.querySelector('#feat-wakeup_preempt_variant')?.value === 'min-vruntime' && document.querySelector('#run'));
+  await page.waitForFunction(() => document.querySelector('#feat-wakeup_preempt_variant')?.value === 'min-vruntime' && document.querySelector('#run') && !document.querySelector('#status'));
+  assert(await page.locator('#sched-error').count() === 0, 'a variant alone is accepted');
   await page.uncheck('#feat-latency_max_clamp_wakeup');
   await page.waitForFunction(() => document.querySelector('#run') && !document.querySelector('#feat-latency_max_clamp_wakeup').checked);
   await page.check('#feat-latency_max_clamp_wakeup');
