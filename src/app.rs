@@ -139,6 +139,10 @@ pub struct App {
     bridge: Option<WorkerBridge<SimWorker>>,
     worker_gen: u32,
     in_flight: Option<f64>,
+    /// Whether the request in flight is a Load (a crash there is not retried).
+    sent_load: bool,
+    /// The time the worker last crashed at.
+    last_crash_ns: Option<u64>,
     queue: VecDeque<Input>,
     pub(crate) restarts: u32,
 
@@ -220,6 +224,8 @@ impl Component for App {
             bridge: None,
             worker_gen: 0,
             in_flight: None,
+            sent_load: false,
+            last_crash_ns: None,
             queue: VecDeque::new(),
             restarts: 0,
             info: None,
@@ -407,17 +413,37 @@ impl App {
     fn restart_worker(&mut self, ctx: &Context<Self>, why: String) {
         self.restarts += 1;
         self.playing = false;
-        self.notice = Some(format!(
-            "The simulation worker stopped ({why}). A new one was started with your scenario and edits."
-        ));
+        let loading = self.sent_load;
+        let view = self.progress.view_ns;
+        // The run is deterministic: a crash at or before the time of the last one will happen
+        // again, so do not replay into it (that would loop).
+        let again = self.last_crash_ns.is_some_and(|t| view <= t);
+        self.last_crash_ns = Some(view);
         self.spawn_worker(ctx);
+        if loading {
+            self.info = None;
+            self.loading = false;
+            self.sched_error = Some(format!("The simulator crashed while building this run ({why}). Change the scenario or pick another."));
+            return;
+        }
+        self.notice = Some(if again {
+            format!(
+                "The simulation worker stopped again at {} ({why}): this run crashes the simulator there. A new worker was started at time 0 with your scenario and edits.",
+                logic::fmt_time(view)
+            )
+        } else {
+            format!("The simulation worker stopped ({why}). A new one was started with your scenario and edits.")
+        });
         if let Some(text) = self.text.clone() {
-            self.resume_ns = Some(self.progress.view_ns);
+            self.resume_ns = (!again).then_some(view);
             self.load(ctx, text, Origin::Restart);
         }
     }
 
     fn load(&mut self, ctx: &Context<Self>, text: String, origin: Origin) {
+        if origin != Origin::Restart {
+            self.last_crash_ns = None;
+        }
         self.origin = origin;
         self.loading = origin != Origin::Restart;
         self.playing = false;
@@ -439,6 +465,7 @@ impl App {
             self.spawn_worker(ctx);
         }
         if let Some(b) = &self.bridge {
+            self.sent_load = matches!(input, Input::Load { .. });
             b.send(input);
             self.in_flight = Some(now_ms());
         }

@@ -3,10 +3,11 @@
 //!
 //! A column covers [a, b) of simulated time. It shows
 //! - `busy`: the exact fraction of [a, b) the CPU ran a task, from a prefix sum of slice
-//!   lengths (two binary searches, whatever the number of slices inside);
+//!   lengths (two galloping searches, whatever the number of slices inside);
 //! - `task`: the task that ran longest in the column, among at most `SAMPLE` slices from its
-//!   left edge (a column holding more is `dense`, and drawn as such);
-//! so the cost of a frame is O(columns × log slices), not O(slices): 64 lanes of a million
+//!   left edge (a column where more than one task ran is `mixed`, and drawn as such).
+//!
+//! So the cost of a frame is O(columns × log slices), not O(slices): 64 lanes of a million
 //! slices pan as fast as two.
 
 use crate::proto::{WireSlice, NONE};
