@@ -316,6 +316,7 @@ impl Host {
                 lat_max: l.wakeup_latency_max,
                 nice: l.nice,
                 latency_nice: l.latency_nice,
+                slice_us: l.custom_slice_ns.map(|ns| ns / 1000),
                 state: l.state,
             })
             .collect();

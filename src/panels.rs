@@ -74,6 +74,9 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                             let sel = props.selected == Some(i as u32);
                             let swatch = format!("background: {}", raster::css(raster::task_rgb(i as u32)));
                             let ti = i as u32;
+                            // Only eevdf-v6.12 has custom slices (live); elsewhere the file's value
+                            // is shown, ignored with a warning.
+                            let slice = if info.policy == "eevdf-v6.12" { l.slice_us } else { t.slice_us };
                             let edit = |field: &'static str| {
                                 let name = t.name.clone();
                                 props.on_edit.reform(move |e: Event| {
@@ -95,7 +98,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                                     <td><input type="number" class="edit edit-latency-nice" min="-20" max="19" aria-label={format!("latency nice of {}", t.name)}
                                         value={l.latency_nice.to_string()} onchange={edit("latency_nice")} /></td>
                                     <td><input type="number" class="edit edit-slice" min="0" max="100000" placeholder="default" aria-label={format!("slice of {}", t.name)}
-                                        value={t.slice_us.map(|s| s.to_string()).unwrap_or_default()} onchange={edit("slice_us")} /></td>
+                                        value={slice.map(|s| s.to_string()).unwrap_or_default()} onchange={edit("slice_us")} /></td>
                                     <td>{ t.cgroup.clone().unwrap_or_else(|| "/".into()) }</td>
                                     <td>{ &t.affinity }</td>
                                     <td class="beh">{ &t.behaviour }</td>

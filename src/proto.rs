@@ -87,6 +87,8 @@ pub struct Live {
     pub lat_max: Option<u64>,
     pub nice: i32,
     pub latency_nice: i32,
+    /// The custom slice in effect (eevdf-v6.12), in µs; None = the default slice.
+    pub slice_us: Option<u64>,
     pub state: u8,
 }
 

@@ -161,3 +161,16 @@ fn many_checkpoints_are_thinned() {
     let w = h.seek(7_777_777_777, &unlimited());
     assert_eq!(h.progress(w).live, fresh.last.live);
 }
+
+#[test]
+fn a_slice_edit_under_eevdf_v612_shows_in_the_live_figures() {
+    let text = S.replace("latency-nice-v12", "eevdf-v6.12");
+    let (mut h, _) = run_to(&text, 10_000_000);
+    assert_eq!(h.progress((0, 0.0)).live[5].slice_us, None);
+    h.edit("cyc", &EditSet { slice_us: Some(100), ..EditSet::default() }).unwrap();
+    let w = h.seek(20_000_000, &unlimited());
+    assert_eq!(h.progress(w).live[5].slice_us, Some(100));
+    // Back before the edit: the default slice again.
+    let w = h.seek(5_000_000, &unlimited());
+    assert_eq!(h.progress(w).live[5].slice_us, None);
+}

@@ -21,6 +21,8 @@ pub struct TaskLive {
     pub wakeup_latency_max: Option<u64>,
     pub nice: i32,
     pub latency_nice: i32,
+    /// The custom slice set with `slice_us` (eevdf-v6.12), None for the default slice.
+    pub custom_slice_ns: Option<u64>,
     /// 0 = not born, 1 = sleeping, 2 = runnable, 3 = running.
     pub state: u8,
 }
@@ -66,6 +68,7 @@ impl Sim {
                 wakeup_latency_max: scratch.iter().copied().max(),
                 nice: t.nice,
                 latency_nice: t.latency_nice,
+                custom_slice_ns: e.custom_slice.then_some(e.slice),
                 state: match t.state {
                     TState::Unborn => 0,
                     TState::Sleeping => 1,
