@@ -76,7 +76,7 @@ impl App {
                     }
                 </section>
                 if let Some(l) = &self.share_link {
-                    <div class="share">
+                    <div class="share-box">
                         <label for="share-link">{ "Share link (copied to the clipboard when allowed):" }</label>
                         <input id="share-link" readonly=true value={l.clone()} onfocus={Callback::from(|e: FocusEvent| {
                             let i: HtmlInputElement = e.target_unchecked_into();
@@ -140,6 +140,7 @@ impl App {
                     <div><dt>{ "Worker speed" }</dt><dd id="meter">{ self.rate.map_or_else(|| "–".to_string(), |r| format!("{:.2} M events/s", r / 1e6)) }</dd></div>
                 </dl>
                 { self.view_transport(ctx, info) }
+                { self.view_zoom(ctx, info) }
                 <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()}
                     view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
                     win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} />
@@ -149,6 +150,22 @@ impl App {
                     { self.sched_panel() }
                 </div>
             </section>
+        }
+    }
+
+    /// Zoom buttons for the timeline (the same as W, S and 0), and the visible span.
+    fn view_zoom(&self, ctx: &Context<Self>, info: &RunInfo) -> Html {
+        let link = ctx.link();
+        let (t0, span) = self.win;
+        let d = info.duration_ns as f64;
+        let (zin, zout) = (self.zoomed(0.5), self.zoomed(2.0));
+        html! {
+            <div class="zoom" role="group" aria-label="Timeline zoom">
+                <span class="hint">{ format!("Timeline: {} – {}", logic::fmt_time(t0.max(0.0) as u64), logic::fmt_time((t0 + span).max(0.0) as u64)) }</span>
+                <button id="btn-zoom-in" class="small" title="Zoom in (W)" onclick={link.callback(move |_| Msg::Window(zin))}>{ "+" }</button>
+                <button id="btn-zoom-out" class="small" title="Zoom out (S)" onclick={link.callback(move |_| Msg::Window(zout))}>{ "−" }</button>
+                <button id="btn-zoom-fit" class="small" title="Fit the whole run (0)" onclick={link.callback(move |_| Msg::Window((0.0, d)))}>{ "fit" }</button>
+            </div>
         }
     }
 

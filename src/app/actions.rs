@@ -10,6 +10,15 @@ use crate::proto::{EditSet, Input};
 use crate::storage;
 
 impl App {
+    /// The timeline window zoomed by `f` around the current time when it is in view (else
+    /// around the middle).
+    pub(crate) fn zoomed(&self, f: f64) -> (f64, f64) {
+        let (t0, span) = self.win;
+        let now = self.progress.view_ns as f64;
+        let anchor = if now >= t0 && now <= t0 + span { now } else { t0 + span / 2.0 };
+        (anchor - (anchor - t0) * f, span * f)
+    }
+
     pub(super) fn edit_task(&mut self, ctx: &Context<Self>, task: String, field: &'static str, value: &str) {
         let mut set = EditSet::default();
         let v = value.trim();
@@ -93,8 +102,8 @@ impl App {
             "End" => Msg::ToEnd,
             "[" => Msg::Speed(self.speed.saturating_sub(1)),
             "]" => Msg::Speed(self.speed + 1),
-            "w" => Msg::Window((t0 + span * 0.25, span * 0.5)),
-            "s" => Msg::Window((t0 - span * 0.5, span * 2.0)),
+            "w" => Msg::Window(self.zoomed(0.5)),
+            "s" => Msg::Window(self.zoomed(2.0)),
             "a" => Msg::Window((t0 - span * 0.2, span)),
             "d" => Msg::Window((t0 + span * 0.2, span)),
             "0" => {
