@@ -9,7 +9,7 @@
 
 use fairground_sim::engine::trace::{Slice, TraceMark};
 use fairground_sim::engine::{Sim, TaskLive};
-use fairground_sim::scenario::{self, Behavior, Dist, Limits, Scenario, SetAttrs, Target, TimelineEntry};
+use fairground_sim::scenario::{self, Behavior, Dist, Limits, Origin, Scenario, SetAttrs, Target, TimelineEntry, WorkloadKind};
 use fairground_sim::parse_scenario;
 
 use crate::proto::*;
@@ -75,7 +75,18 @@ impl Host {
                         None => "all".into(),
                         Some(c) => c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
                     },
-                    behaviour: t.behavior.as_ref().map_or_else(|| "workload".into(), describe),
+                    behaviour: match (&t.behavior, &t.origin) {
+                        (Some(b), _) => describe(b),
+                        (None, Origin::Workload { spec, role, .. }) => {
+                            let kind = match v.scenario.workloads.get(*spec).map(|w| &w.kind) {
+                                Some(WorkloadKind::Hackbench { .. }) => "hackbench",
+                                Some(WorkloadKind::Schbench { .. }) => "schbench",
+                                None => "workload",
+                            };
+                            format!("{kind} {role}")
+                        }
+                        (None, _) => "workload".into(),
+                    },
                 })
                 .collect(),
             warnings: report.warnings.clone(),
@@ -376,6 +387,7 @@ fn describe(b: &Behavior) -> String {
         Behavior::Periodic { period_us, run_us } => format!("periodic {run_us} µs every {period_us} µs"),
         Behavior::Bursty { run_us, sleep_us } => format!("bursty run {} µs, sleep {} µs", us(run_us), us(sleep_us)),
         Behavior::Duty { percent, period_us } => format!("duty {percent}% of {period_us} µs"),
+        Behavior::Replay { start_us, steps_us } => format!("replay of {} run/sleep steps from {start_us} µs", steps_us.len()),
     }
 }
 

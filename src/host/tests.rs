@@ -174,3 +174,17 @@ fn a_slice_edit_under_eevdf_v612_shows_in_the_live_figures() {
     let w = h.seek(5_000_000, &unlimited());
     assert_eq!(h.progress(w).live[5].slice_us, None);
 }
+
+#[test]
+fn workload_tasks_say_what_they_are() {
+    let text = r#"{ "format": "fairground-scenario/1", "name": "hb", "duration_ms": 20, "machine": { "cpus": 2 },
+        "scheduler": { "policy": "cfs-v6.2" },
+        "workloads": [ { "kind": "hackbench", "name": "hb", "groups": 1, "fds": 2, "loops": 10 } ] }"#;
+    let (mut h, info) = Host::load(text).unwrap();
+    assert_eq!(info.tasks[0].name, "hb/sender0");
+    assert_eq!(info.tasks[0].behaviour, "hackbench sender");
+    assert!(info.tasks.iter().any(|t| t.behaviour == "hackbench receiver"));
+    let w = h.seek(u64::MAX, &unlimited());
+    let p = h.progress(w);
+    assert!(p.finished && !p.slices.is_empty());
+}

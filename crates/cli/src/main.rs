@@ -8,18 +8,30 @@ use fairground_sim::report::{LatencyStats, Report};
 use fairground_sim::{run_text, Limits};
 use std::process::ExitCode;
 
+mod interop;
+mod measure;
+
 const USAGE: &str = "usage: fairground run FILE [--json]
 
   run FILE     run a scenario file (JSON or JSONC, contract §1)
   --json       print the report as JSON (contract §2) instead of a summary
-  -h, --help   show this help";
+  -h, --help   show this help
+
+more commands:
+";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
+        Some("export-ftrace") => interop::export(&args[1..]),
+        Some("import-ftrace") => interop::import(&args[1..]),
+        Some("import-rtapp") => interop::import_rtapp(&args[1..]),
+        Some("export-rtapp") => interop::export_rtapp(&args[1..]),
+        Some("compare") => measure::compare_cmd(&args[1..]),
+        Some("sweep") => measure::sweep_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
+            println!("{USAGE}{}\n{}\n{}", measure::USAGE, interop::USAGE, interop::USAGE_RTAPP);
             ExitCode::SUCCESS
         }
         _ => {
@@ -173,6 +185,14 @@ fn summary(r: &Report) -> String {
     for g in &r.cgroups {
         out.push_str(&format!("cgroup {}: cpu {:.3} ms\n", g.name, g.cpu_ns as f64 / 1e6));
         out.push_str(&percentiles("Wakeup Latencies", &g.wakeup_latency_ns));
+    }
+    for w in &r.workloads {
+        let done = match w.completion_ns {
+            Some(ns) => format!("completed in {:.3} ms", ns as f64 / 1e6),
+            None => "not completed within the run".to_string(),
+        };
+        out.push_str(&format!("workload {}: {done}\n", w.name));
+        out.push_str(&percentiles("Wakeup Latencies", &w.wakeup_latency_ns));
     }
     out.push_str("\ncpus:");
     for c in &r.cpus {

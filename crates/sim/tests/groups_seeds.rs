@@ -69,8 +69,11 @@ fn seed000_wakeup_clamp_multiplies_preemptions_through_group_entities() {
     let on = sim(&with_features(&text, r#"{ "latency_max_clamp_wakeup": true }"#)).report();
     let off = sim(&with_features(&text, r#"{ "latency_max_clamp_wakeup": false }"#)).report();
     let (a, b) = (preemptions_by(&on, "msg"), preemptions_by(&off, "msg"));
-    assert!(a > 2 * b, "hackbench-like wakeup preemptions: {a} with the clamp, {b} without");
-    assert!(preemptions_by(&on, "cpu") > preemptions_by(&off, "cpu"));
+    assert!(a > b, "hackbench-like wakeup preemptions: {a} with the clamp, {b} without");
+    // With load balancing (issue 4) spreading the tasks the stress-like group shows it most:
+    // its tasks preempt only through the clamp.
+    let (c, d) = (preemptions_by(&on, "cpu"), preemptions_by(&off, "cpu"));
+    assert!(c > 10 * d.max(10), "stress-like wakeup preemptions: {c} with the clamp, {d} without");
     // The clamp binds only where a granularity exceeds get_latency_max(): without groups the
     // same nice-0 tasks (4 ms × 1024/1024 < 9 ms) are not affected at all.
     let flat = |clamp: bool| {

@@ -295,6 +295,34 @@ impl Fair {
         self.cfs_rqs[rq as usize].curr = NIL;
     }
 
+    /// The decision log's entry for a CFS tick check (recomputed, read-only in effect).
+    fn log_tick(&mut self, rq: u32, curr: u32, fired: bool) {
+        let mut ideal_runtime = self.sched_slice(rq, curr);
+        if self.cfg.feat.ideal_runtime_cap {
+            ideal_runtime = ideal_runtime.min(self.cfg.latency_ns);
+        }
+        let c = &self.ents[curr as usize];
+        let delta_exec = c.sum_exec_runtime.wrapping_sub(c.prev_sum_exec_runtime);
+        let left = self.pick_first_entity(rq);
+        let (delta, offset) = if left == NIL {
+            (0, 0)
+        } else {
+            let d = self.ents[curr as usize].vruntime.wrapping_sub(self.ents[left as usize].vruntime) as i64;
+            (d, if self.v12 { self.wakeup_latency_gran(curr, left) } else { 0 })
+        };
+        let latency_max = self.get_latency_max();
+        let by_slice = delta_exec > ideal_runtime || (delta >= offset && (delta as u64) > ideal_runtime && delta_exec >= self.cfg.min_granularity_ns);
+        let d = crate::explain::Decision {
+            at_ns: self.now,
+            cpu: self.cfs_rqs[rq as usize].cpu,
+            task: curr,
+            other: NIL,
+            outcome: fired,
+            why: crate::explain::Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max: fired && !by_slice },
+        };
+        self.record(d);
+    }
+
     /// `entity_tick()` (v6.2, no HRTICK): returns true if it rescheduled.
     pub fn entity_tick(&mut self, rq: u32, curr: u32) -> bool {
         self.update_curr(rq);
@@ -305,7 +333,11 @@ impl Fair {
             self.update_cfs_group(curr);
         }
         if self.cfs_rqs[rq as usize].nr_running > 1 {
-            return self.check_preempt_tick(rq, curr);
+            let fired = self.check_preempt_tick(rq, curr);
+            if self.log.is_some() && self.ents[curr as usize].is_task() {
+                self.log_tick(rq, curr, fired);
+            }
+            return fired;
         }
         false
     }

@@ -115,6 +115,8 @@ pub enum ReschedCause {
     Fork(u32),
     /// A `sched_setattr`-like change.
     Attr,
+    /// This task was moved here by the load balancer (`attach_task()`'s check_preempt_curr).
+    Migrate(u32),
 }
 
 /// The fair class: entities, runqueues and the effective configuration.
@@ -129,6 +131,8 @@ pub struct Fair {
     pub tgs: Vec<crate::group::TaskGroup>,
     /// Load tracking is on (only when there are task groups).
     pub pelt: bool,
+    /// The decision log, when recording (`crate::explain`).
+    pub log: Option<Vec<crate::explain::Decision>>,
     /// What an EEVDF `update_curr()` that reschedules is attributed to: set by the entry
     /// point that called it (tick, wakeup, fork, setattr).
     pub ctx: ReschedCause,
@@ -153,6 +157,7 @@ impl Fair {
             ctx: ReschedCause::Tick,
             tgs: Vec::new(),
             pelt: false,
+            log: None,
             ents: Vec::with_capacity(nr_entities),
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],

@@ -41,6 +41,11 @@ impl Fair {
     /// `dequeue_task_fair()` (v6.2): dequeue up the hierarchy while each level empties.
     /// Returns false when the task stays queued (v6.12's delayed dequeue).
     pub fn dequeue_task_fair(&mut self, se: u32, mut flags: u32) -> bool {
+        // TASK_ON_RQ_MIGRATING, for migrate_task_rq_fair() to read, with or without PELT
+        // (dequeue_load_flags() sets it only when PELT runs).
+        if flags & DEQUEUE_MIGRATING != 0 {
+            self.ents[se as usize].migrating = true;
+        }
         if self.eevdf.is_some() {
             return eevdf::task_ops::dequeue_entities(self, se, flags);
         }

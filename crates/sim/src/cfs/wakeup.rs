@@ -62,6 +62,56 @@ impl Fair {
         }
     }
 
+    /// The decision log's entry for a CFS wakeup check: the numbers `wakeup_preempt_entity`
+    /// used, and its verdict had neither v12 clamp applied.
+    fn log_wakeup(&mut self, cpu: u32, curr: u32, p: u32, se: u32, pse: u32, verdict: i32) {
+        let vdiff = self.ents[se as usize].vruntime.wrapping_sub(self.ents[pse as usize].vruntime) as i64;
+        let wakeup_gran = self.wakeup_gran(pse) as i64;
+        let latency_max = self.get_latency_max() as i64;
+        let (offset, offset_unclamped, gran) = if self.v12 {
+            let offset = self.wakeup_latency_gran(se, pse);
+            let (curr_off, mut raw) = (self.ents[se as usize].latency_offset, self.ents[pse as usize].latency_offset);
+            if raw < 0 || curr_off < 0 {
+                raw -= curr_off;
+            }
+            let mut gran = offset.wrapping_add(wakeup_gran);
+            if self.cfg.feat.wakeup_preempt_variant == WakeupPreemptVariant::V12 && self.cfg.feat.latency_max_clamp_wakeup {
+                gran = gran.min(latency_max);
+            }
+            (offset, raw, gran)
+        } else {
+            (0, 0, wakeup_gran)
+        };
+        let gran_unclamped = offset.wrapping_add(wakeup_gran);
+        let verdict_unclamped = if !self.v12 || self.cfg.feat.wakeup_preempt_variant != WakeupPreemptVariant::V12 {
+            verdict
+        } else if vdiff < offset_unclamped {
+            -1
+        } else {
+            i32::from(vdiff > offset_unclamped.wrapping_add(wakeup_gran))
+        };
+        let d = crate::explain::Decision {
+            at_ns: self.now,
+            cpu,
+            task: p,
+            other: curr,
+            outcome: verdict == 1,
+            why: crate::explain::Why::CfsWakeup {
+                vdiff,
+                wakeup_gran,
+                offset,
+                offset_unclamped,
+                gran,
+                gran_unclamped,
+                latency_max,
+                verdict,
+                verdict_unclamped,
+                via_groups: se != curr,
+            },
+        };
+        self.record(d);
+    }
+
     /// `set_next_buddy()` (v6.2).
     pub fn set_next_buddy(&mut self, se: u32) {
         self.set_buddy_chain(se, |q| &mut q.next);
@@ -134,6 +184,9 @@ impl Fair {
         let q = self.ents[se as usize].cfs_rq;
         self.update_curr(q);
         let verdict = self.wakeup_preempt_entity(q, se, pse);
+        if self.log.is_some() {
+            self.log_wakeup(cpu, curr, p, se, pse, verdict);
+        }
         if verdict == 1 {
             // Bias the pick toward the entity that triggered the preemption.
             if !next_buddy_marked {

@@ -258,6 +258,18 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
         s = f.ents[s as usize].parent;
     }
     let cpu = f.cfs_rqs[f.ents[se as usize].cfs_rq as usize].cpu;
+    if f.log.is_some() {
+        let q = f.ents[se as usize].cfs_rq;
+        let v = super::avg::avg_vruntime(f, q);
+        let e = &f.ents[se as usize];
+        let why = crate::explain::Why::EevdfTick {
+            used_up: f.need_resched(cpu),
+            vruntime_rel: e.vruntime.wrapping_sub(v) as i64,
+            deadline_rel: e.deadline.wrapping_sub(v) as i64,
+        };
+        let d = crate::explain::Decision { at_ns: f.now, cpu, task: se, other: NIL, outcome: f.need_resched(cpu), why };
+        f.record(d);
+    }
     f.need_resched(cpu)
 }
 
@@ -302,14 +314,35 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
     let (se, pse) = f.find_matching_se(curr, p);
     let q = f.ents[se as usize].cfs_rq;
     update_curr(f, q);
+    let protected = f.ents[se as usize].vlag as u64 == f.ents[se as usize].deadline;
+    let mut short = false;
     if f.eevdf == Some(Version::V612) && do_preempt_short(f, q, pse, se) {
         let e = &mut f.ents[se as usize];
         if e.vlag as u64 == e.deadline {
             e.vlag = e.deadline.wrapping_add(1) as i64;
+            short = true;
         }
     }
-    if pick_eevdf(f, q) == pse {
+    let picked = pick_eevdf(f, q);
+    if picked == pse {
         f.resched_curr(cpu, cause);
+    }
+    if f.log.is_some() {
+        let v = super::avg::avg_vruntime(f, q);
+        let rel = |x: u64| x.wrapping_sub(v) as i64;
+        let (e, pe) = (&f.ents[se as usize], &f.ents[pse as usize]);
+        let why = crate::explain::Why::EevdfWakeup {
+            wakee_lag: v.wrapping_sub(pe.vruntime) as i64,
+            wakee_deadline_rel: rel(pe.deadline),
+            wakee_eligible: entity_eligible(f, q, pse),
+            curr_deadline_rel: rel(e.deadline),
+            curr_eligible: entity_eligible(f, q, se),
+            curr_protected: protected,
+            preempt_short: short,
+            picked: f.task_of(picked),
+        };
+        let d = crate::explain::Decision { at_ns: f.now, cpu, task: p, other: curr, outcome: picked == pse, why };
+        f.record(d);
     }
 }
 

@@ -3,7 +3,10 @@
 //! The engine owns tasks, CPUs and the event queue; all scheduling decisions are made by the
 //! policy (`crate::cfs::Fair`). `events.rs` documents the order of events at one instant.
 
+mod balance;
+pub mod cfs_tasks;
 pub mod events;
+mod placement;
 mod report;
 mod sched;
 pub mod stats;
@@ -11,6 +14,7 @@ pub mod task;
 pub mod trace;
 mod live;
 pub use live::TaskLive;
+pub mod workloads;
 
 use crate::cfs::Fair;
 use crate::entity::{Entity, NIL};
@@ -20,6 +24,9 @@ use crate::tunables::Config;
 use crate::weights::LoadWeight;
 use events::{Class, Queue};
 use task::{Beh, TState, Task, TaskStats};
+use workloads::WlState;
+
+pub use balance::{Level, Smp};
 
 /// A simulated CPU.
 #[derive(Clone, Debug)]
@@ -64,6 +71,10 @@ pub struct Sim {
     finished: bool,
     /// What ran where, when recording is on (`enable_trace`; the app's timeline).
     pub trace: Option<trace::Trace>,
+    /// Topology, `cfs_tasks` lists and balancer state (`balance.rs`).
+    pub smp: Smp,
+    /// Workload states, in file order (`workloads/`).
+    pub wl: Vec<WlState>,
 }
 
 impl Sim {
@@ -72,12 +83,6 @@ impl Sim {
     pub fn new(v: &Validated) -> Result<Sim, ScenarioError> {
         let s = &v.scenario;
         let cfg = Config::from_scenario(s);
-        if !s.workloads.is_empty() {
-            return Err(ScenarioError::at(
-                "workloads[0]",
-                "hackbench and schbench workloads are not simulated yet in this version of Fairground",
-            ));
-        }
         let warnings = v.warnings.clone();
 
         let expanded = scenario::expand(s);
@@ -86,10 +91,20 @@ impl Sim {
         let mut fair = Fair::new(cfg, expanded.len());
         let v12 = fair.v12;
         let mut tasks = Vec::with_capacity(expanded.len());
+        let mut wl: Vec<WlState> = Vec::with_capacity(s.workloads.len());
         for (i, t) in expanded.iter().enumerate() {
             let i = i as u32;
-            let Some(spec) = t.behavior.as_ref() else {
-                return Err(ScenarioError::at("workloads", "workload tasks are not simulated yet"));
+            let beh = match (&t.behavior, &t.origin) {
+                (Some(spec), _) => Beh::from_spec(spec),
+                (None, scenario::Origin::Workload { spec, .. }) => {
+                    if wl.len() <= *spec {
+                        wl.push(WlState::new(&s.workloads[*spec], i));
+                    }
+                    let w = wl.len() as u32 - 1;
+                    let (role, idx) = wl[w as usize].role_of(i - wl[w as usize].first);
+                    Beh::Workload { wl: w, role, idx }
+                }
+                (None, _) => return Err(ScenarioError::at("tasks", "a task without a behaviour")),
             };
             let cgroup = t.attrs.cgroup.as_ref().and_then(|c| s.cgroups.iter().position(|g| &g.name == c)).map(|x| x as u32);
             let mut e = Entity::new(LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
@@ -122,8 +137,11 @@ impl Sim {
                 latency_nice: t.attrs.latency_nice,
                 allowed,
                 cgroup,
-                start_ns: t.start_ns,
-                beh: Beh::from_spec(spec),
+                start_ns: match &t.behavior {
+                    Some(scenario::Behavior::Replay { start_us, .. }) => t.start_ns + start_us * 1000,
+                    _ => t.start_ns,
+                },
+                beh,
                 work_left: 0,
                 run_start: 0,
                 next_fire: 0,
@@ -147,6 +165,7 @@ impl Sim {
             queue.push(c.at_ns, Class::Timeline, i as u32, 0);
         }
         queue.push(0, Class::Tick, 0, 0);
+        let smp = Smp::new(ncpus, llc, fair.cfg.hz, tasks.len());
 
         Ok(Sim {
             name: s.name.clone(),
@@ -164,6 +183,8 @@ impl Sim {
             cgroups: s.cgroups.clone(),
             finished: false,
             trace: None,
+            smp,
+            wl,
         })
     }
 
@@ -176,6 +197,7 @@ impl Sim {
         };
         self.now = t;
         self.fair.now = t;
+        let mut ticked = false;
         while self.queue.peek_time() == Some(t) {
             let Some(ev) = self.queue.pop() else { break };
             match ev.class {
@@ -183,9 +205,24 @@ impl Sim {
                 Class::Timeline => self.on_timeline(ev.id),
                 Class::Fork => self.on_fork(ev.id),
                 Class::Timer => self.on_timer(ev.id),
-                Class::Tick => self.on_tick(),
+                Class::Tick => {
+                    self.on_tick();
+                    ticked = true;
+                }
             }
         }
+        self.reschedule_dirty();
+        if ticked {
+            // The periodic balance sees the instant settled: which tasks run and which wait
+            // once the tick's preemptions have taken effect (balance.rs).
+            self.rebalance_domains();
+            self.reschedule_dirty();
+        }
+        true
+    }
+
+    /// Every CPU asked to reschedule during this instant does, in CPU order.
+    fn reschedule_dirty(&mut self) {
         if !self.dirty.is_empty() {
             let mut dirty = std::mem::take(&mut self.dirty);
             dirty.sort_unstable();
@@ -198,7 +235,6 @@ impl Sim {
             dirty.clear();
             self.dirty = dirty;
         }
-        true
     }
 
     /// Run until simulated time `t` (exclusive) or the end of the run.

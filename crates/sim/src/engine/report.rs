@@ -21,6 +21,7 @@ impl Sim {
             factor: cfg.factor,
         };
         let d = self.duration_ns;
+        let workloads = self.workload_reports();
         // Samples are sorted in place: the run is over and nothing else reads their order.
         let ents = &self.fair.ents;
         let tasks = self
@@ -82,7 +83,7 @@ impl Sim {
             warnings: self.warnings.clone(),
             tasks,
             cgroups,
-            workloads: Vec::new(),
+            workloads,
             cpus: self.cpus.iter().enumerate().map(|(i, c)| CpuReport { id: i as u32, busy_ns: c.busy_ns }).collect(),
         }
     }

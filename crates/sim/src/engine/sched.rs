@@ -1,6 +1,6 @@
 //! What the core scheduler (kernel/sched/core.c) does around the fair class: `__schedule()`,
 //! `try_to_wake_up()`, `wake_up_new_task()`, `__sched_setscheduler()`, and the wakeup and fork
-//! placement model (`select_task_rq_fair()`'s fast path, simplified: see docs/model.md).
+//! placement (`placement.rs`) and balancing (`balance.rs`) that the SMP model adds.
 
 use super::events::Class;
 use super::task::{Beh, TState, FOREVER};
@@ -17,12 +17,18 @@ impl Sim {
         // clear_tsk_need_resched() comes before the pick, so the pick sees no pending resched.
         let cause = self.fair.resched[cpu as usize].take();
         let prev = self.cpus[cpu as usize].curr;
-        let next = self.fair.pick_next_task_fair(cpu, prev);
+        let mut next = self.fair.pick_next_task_fair(cpu, prev);
         if next == NIL && prev != NIL {
             self.fair.put_prev_task_fair(prev);
         }
+        if next == NIL {
+            next = self.newidle_balance(cpu);
+        }
         if next == prev {
             return;
+        }
+        if next != NIL && self.fair.log.is_some() {
+            self.log_pick(cpu, prev, next);
         }
         if prev != NIL {
             self.switch_out(cpu, prev, cause);
@@ -31,6 +37,24 @@ impl Sim {
         if next != NIL {
             self.switch_in(cpu, next);
         }
+    }
+
+    /// The decision log's entry for a pick.
+    fn log_pick(&mut self, cpu: u32, prev: u32, next: u32) {
+        let f = &self.fair;
+        let q = f.ents[next as usize].cfs_rq;
+        let e = &f.ents[next as usize];
+        let eevdf = f.eevdf.is_some();
+        let (lag, eligible) = if eevdf {
+            let v = crate::eevdf::avg::avg_vruntime(f, q);
+            (v.wrapping_sub(e.vruntime) as i64, crate::eevdf::avg::entity_eligible(f, q, next))
+        } else {
+            (0, true)
+        };
+        let key_rel = e.vruntime.wrapping_sub(f.cfs_rqs[q as usize].min_vruntime) as i64;
+        let why = crate::explain::Why::Pick { prev, key_rel, lag, eligible, eevdf };
+        let d = crate::explain::Decision { at_ns: self.now, cpu, task: next, other: NIL, outcome: true, why };
+        self.fair.record(d);
     }
 
     fn switch_out(&mut self, cpu: u32, prev: u32, cause: Option<ReschedCause>) {
@@ -65,6 +89,7 @@ impl Sim {
         self.trace_switch_in(cpu, next);
         let now = self.now;
         let gen = self.cpus[cpu as usize].gen;
+        self.smp.cfs_tasks.move_to_front(next);
         let t = &mut self.tasks[next as usize];
         t.state = TState::Running;
         t.run_start = now;
@@ -88,17 +113,30 @@ impl Sim {
         }
         self.events += 1;
         let ti = c.curr;
+        if matches!(self.tasks[ti as usize].beh, Beh::Workload { .. }) {
+            return self.workload_burst_done(cpu, ti);
+        }
         let now = self.now;
         {
             let t = &mut self.tasks[ti as usize];
             t.state = TState::Sleeping;
-            if let Beh::Bursty { sleep, .. } = &t.beh {
-                let sleep = sleep.clone();
-                let d = t.rng.draw_ns(&sleep);
-                self.queue.push(now + d, Class::Timer, ti, 0);
+            match &mut t.beh {
+                Beh::Bursty { sleep, .. } => {
+                    let sleep = sleep.clone();
+                    let d = t.rng.draw_ns(&sleep);
+                    self.queue.push(now + d, Class::Timer, ti, 0);
+                }
+                Beh::Replay { steps, at } => {
+                    // The next step's sleep; after the last step the task sleeps for good.
+                    *at += 1;
+                    if let Some(&(sleep, _)) = steps.get(*at) {
+                        self.queue.push(now + sleep, Class::Timer, ti, 0);
+                    }
+                }
+                _ => {}
             }
         }
-        self.fair.dequeue_task_fair(ti, DEQUEUE_SLEEP);
+        self.deactivate_task(ti, DEQUEUE_SLEEP);
         self.schedule(cpu);
     }
 
@@ -111,15 +149,25 @@ impl Sim {
         let root = self.fair.tg_cfs_rq(tg, cpu);
         let t = &mut self.tasks[ti as usize];
         t.cpu = cpu;
+        self.smp.homed[cpu as usize] += 1;
         self.fair.task_fork_fair(ti);
+        // A workload task's first unit of work, or None: it starts asleep.
+        let wl_work = matches!(t.beh, Beh::Workload { .. }).then(|| self.workload_fork(ti));
+        let t = &mut self.tasks[ti as usize];
         if let Some(p) = t.beh.period() {
             t.next_fire = t.start_ns + p;
             self.queue.push(t.next_fire, Class::Timer, ti, 0);
         }
-        if t.beh.forked_asleep() {
-            // Forked, then asleep until its first timer: it keeps its fork placement, made
-            // absolute as the first enqueue would have made it (CFS). Under EEVDF it wakes
-            // with the zero lag of a new task.
+        if let Beh::Replay { steps, .. } = &t.beh {
+            if steps[0].0 > 0 {
+                self.queue.push(t.start_ns + steps[0].0, Class::Timer, ti, 0);
+            }
+        }
+        if t.beh.forked_asleep() || wl_work == Some(None) {
+            // Forked, then asleep until its first timer (or, for a workload task, until a
+            // message or its messenger wakes it): it keeps its fork placement, made absolute
+            // as the first enqueue would have made it (CFS). Under EEVDF it wakes with the
+            // zero lag of a new task.
             t.state = TState::Sleeping;
             if self.fair.eevdf.is_none() {
                 let m = self.fair.cfs_rqs[root as usize].min_vruntime;
@@ -136,12 +184,14 @@ impl Sim {
             }
             Beh::Duty { quota, .. } => (*quota).max(1),
             Beh::Periodic { run, .. } => *run,
+            Beh::Replay { steps, .. } => steps[0].1,
+            Beh::Workload { .. } => wl_work.flatten().unwrap_or(0),
         };
         t.state = TState::Runnable;
         // activate_task() without ENQUEUE_WAKEUP: enqueue_entity renormalises the vruntime
         // (CFS) or places the task (EEVDF; v6.12 with ENQUEUE_INITIAL).
         let flags = crate::eevdf::task_ops::wake_up_new_task_flags(&self.fair);
-        self.fair.enqueue_task_fair(ti, flags);
+        self.activate_task(ti, cpu, flags);
         self.check_preempt_curr(cpu, ti, ReschedCause::Fork(ti));
     }
 
@@ -156,7 +206,9 @@ impl Sim {
                 let run = run.clone();
                 (t.rng.draw_ns(&run).max(1), None)
             }
+            Beh::Replay { steps, at } => (steps[*at].1, None),
             Beh::Hog => return,
+            Beh::Workload { .. } => return self.workload_timer(ti),
         };
         if let Some(p) = periodic {
             t.next_fire += p;
@@ -173,7 +225,7 @@ impl Sim {
 
     /// `try_to_wake_up()`: choose a CPU, enqueue with ENQUEUE_WAKEUP, check preemption.
     /// A v6.12 delayed task is still queued: `ttwu_runnable()` requeues it where it is.
-    fn try_to_wake_up(&mut self, ti: u32, work: u64) {
+    pub(super) fn try_to_wake_up(&mut self, ti: u32, work: u64) {
         if self.fair.ents[ti as usize].sched_delayed {
             let now = self.now;
             let t = &mut self.tasks[ti as usize];
@@ -182,7 +234,8 @@ impl Sim {
             t.state = TState::Runnable;
             t.stats.wakeups += 1;
             t.waking_since = Some(now);
-            self.fair.enqueue_task_fair(ti, ENQUEUE_DELAYED);
+            // It left cfs_tasks when it slept (deactivate_task); it is back on its runqueue.
+            self.activate_task(ti, cpu, ENQUEUE_DELAYED);
             self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
             return;
         }
@@ -193,6 +246,7 @@ impl Sim {
         if cpu != t.cpu {
             flags |= ENQUEUE_MIGRATED;
             t.stats.migrations += 1;
+            self.smp.rehome(t.cpu, cpu);
             t.cpu = cpu;
             self.fair.migrate_task_rq_fair(ti, cpu);
         }
@@ -200,12 +254,12 @@ impl Sim {
         t.state = TState::Runnable;
         t.stats.wakeups += 1;
         t.waking_since = Some(now);
-        self.fair.enqueue_task_fair(ti, flags);
+        self.activate_task(ti, cpu, flags);
         self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
     }
 
     /// `check_preempt_curr()`: an idle CPU always reschedules; otherwise ask the fair class.
-    fn check_preempt_curr(&mut self, cpu: u32, ti: u32, cause: ReschedCause) {
+    pub(super) fn check_preempt_curr(&mut self, cpu: u32, ti: u32, cause: ReschedCause) {
         let curr = self.cpus[cpu as usize].curr;
         if curr == NIL {
             self.fair.resched_curr(cpu, cause);
@@ -272,61 +326,6 @@ impl Sim {
                     self.dirty.push(cpu);
                 }
             }
-        }
-    }
-
-    fn cpu_idle(&self, cpu: u32) -> bool {
-        self.cpus[cpu as usize].curr == NIL && self.fair.cfs_rqs[self.fair.root_rq(cpu) as usize].h_nr_running == 0
-    }
-
-    /// Wakeup placement (`select_task_rq_fair()` fast path, modelled): the previous CPU if it
-    /// is idle; else the first idle CPU of its LLC, scanning from the one after it and
-    /// wrapping, as `select_idle_cpu()` does; else the previous CPU. Affinity always holds.
-    fn select_task_rq(&self, ti: u32) -> u32 {
-        let t = &self.tasks[ti as usize];
-        let prev = t.cpu;
-        if self.cpus.len() == 1 {
-            return 0;
-        }
-        if t.may_run_on(prev) && self.cpu_idle(prev) {
-            return prev;
-        }
-        let c = &self.cpus[prev as usize];
-        for k in 1..c.llc_size {
-            let cpu = c.llc_first + (prev - c.llc_first + k) % c.llc_size;
-            if t.may_run_on(cpu) && self.cpu_idle(cpu) {
-                return cpu;
-            }
-        }
-        if t.may_run_on(prev) {
-            return prev;
-        }
-        self.select_fork_cpu(ti)
-    }
-
-    /// Fork placement: the allowed CPU with the fewest runnable tasks (lowest id on ties).
-    fn select_fork_cpu(&self, ti: u32) -> u32 {
-        let t = &self.tasks[ti as usize];
-        let load = |cpu: u32| {
-            let q = &self.fair.cfs_rqs[self.fair.root_rq(cpu) as usize];
-            q.h_nr_running
-        };
-        let mut best = NIL;
-        let mut best_load = u32::MAX;
-        for cpu in 0..self.cpus.len() as u32 {
-            if !t.may_run_on(cpu) {
-                continue;
-            }
-            let l = load(cpu);
-            if l < best_load {
-                best = cpu;
-                best_load = l;
-            }
-        }
-        if best == NIL {
-            0
-        } else {
-            best
         }
     }
 }

@@ -23,6 +23,20 @@ pub enum Beh {
     Periodic { period: u64, run: u64 },
     Bursty { run: Dist, sleep: Dist },
     Duty { quota: u64, period: u64 },
+    /// `[sleep, run]` steps in ns and the step under way.
+    Replay { steps: Vec<(u64, u64)>, at: usize },
+    /// A task of workload `wl` (hackbench, schbench): its role drives it (`workloads/`), and
+    /// `idx` is its index among the workload's tasks of that role.
+    Workload { wl: u32, role: Role, idx: u32 },
+}
+
+/// The roles of workload tasks (contract §1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Sender,
+    Receiver,
+    Messenger,
+    Worker,
 }
 
 impl Beh {
@@ -33,12 +47,17 @@ impl Beh {
             Behavior::Bursty { run_us, sleep_us } => Beh::Bursty { run: run_us.clone(), sleep: sleep_us.clone() },
             // percent% of the period, in ns: percent * period_us * 1000 / 100.
             Behavior::Duty { percent, period_us } => Beh::Duty { quota: *percent as u64 * period_us * 10, period: period_us * 1000 },
+            Behavior::Replay { steps_us, .. } => Beh::Replay { steps: steps_us.iter().map(|&(s, r)| (s * 1000, r * 1000)).collect(), at: 0 },
         }
     }
 
     /// Tasks that are forked asleep and woken by their first timer (periodic).
     pub fn forked_asleep(&self) -> bool {
-        matches!(self, Beh::Periodic { .. })
+        match self {
+            Beh::Periodic { .. } => true,
+            Beh::Replay { steps, .. } => steps[0].0 > 0,
+            _ => false,
+        }
     }
 
     /// The period of timer-driven behaviours.

@@ -38,6 +38,8 @@ pub enum StopWhy {
     Attr = 4,
     /// Switched out with no recorded cause.
     Other = 5,
+    /// Preempted by `other`, which the load balancer had just moved to this CPU.
+    Migrate = 6,
 }
 
 /// One closed stint of `task` on `cpu` over [start_ns, end_ns).
@@ -136,6 +138,7 @@ impl Sim {
                 Some(ReschedCause::Wakeup(w)) => (StopWhy::Wakeup, w),
                 Some(ReschedCause::Fork(w)) => (StopWhy::Fork, w),
                 Some(ReschedCause::Attr) => (StopWhy::Attr, NIL),
+                Some(ReschedCause::Migrate(w)) => (StopWhy::Migrate, w),
                 None => (StopWhy::Other, NIL),
             }
         };

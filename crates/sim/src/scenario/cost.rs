@@ -57,6 +57,7 @@ fn wakeups(b: &Behavior, d: u128) -> u128 {
             // `as` saturates; cycle_ns is at most 2·10^10.
             d / (cycle_ns as u128).max(1)
         }
+        Behavior::Replay { steps_us, .. } => steps_us.len() as u128,
     }
 }
 

@@ -121,7 +121,7 @@ fn syntax(message: impl Into<String>, line: usize, column: usize) -> ScenarioErr
 }
 
 /// Parse JSON or JSONC text into a `Value` in document order.
-pub(crate) fn parse(text: &str) -> Result<Value, ScenarioError> {
+pub fn parse(text: &str) -> Result<Value, ScenarioError> {
     // A byte-order mark (some editors write one) is not part of the text an editor shows.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let plain = match strip(text) {

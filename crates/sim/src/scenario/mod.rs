@@ -18,6 +18,8 @@ pub use expand::{expand, expanded_len, target_tasks, workload_roles, ExpandedTas
 pub use model::*;
 pub use parse::{parse_scenario, parse_value, Validated, MAX_TASKS};
 pub use write::to_json;
+/// The JSONC syntax of scenario files (line comments, trailing commas), read into JSON.
+pub use jsonc::parse as parse_jsonc;
 
 use std::fmt;
 

@@ -182,6 +182,11 @@ pub enum Behavior {
     Periodic { period_us: u64, run_us: u64 },
     Bursty { run_us: Dist, sleep_us: Dist },
     Duty { percent: u32, period_us: u64 },
+    /// An addition to contract §1.3 (docs/scenario-choices.md): a recorded life replayed, as
+    /// `[sleep_us, run_us]` steps: sleep, then need that much CPU, then the next step; asleep
+    /// for good after the last. `start_us` delays the fork; a first sleep > 0 means forked
+    /// asleep, its end a wakeup. What `ftrace` import produces.
+    Replay { start_us: u64, steps_us: Vec<(u64, u64)> },
 }
 
 /// Attributes shared by tasks and workloads (contract §1.4).

@@ -217,17 +217,20 @@ impl P {
 
 fn behavior(v: &Value, path: &str) -> R<Behavior> {
     let o = obj(v, path)?;
-    let kinds = [("hog", 0u8), ("periodic", 1), ("bursty", 2), ("duty", 3)];
+    let kinds = [("hog", 0u8), ("periodic", 1), ("bursty", 2), ("duty", 3), ("replay", 4)];
     let kind = o.get("kind").and_then(Value::as_str).and_then(|s| kinds.iter().find(|(n, _)| *n == s)).map(|k| k.1);
     let allowed: &[&str] = match kind {
         Some(0) => &["kind"],
         Some(1) => &["kind", "period_us", "run_us"],
         Some(2) => &["kind", "run_us", "sleep_us"],
         Some(3) => &["kind", "percent", "period_us"],
-        _ => &["kind", "period_us", "run_us", "sleep_us", "percent"],
+        Some(4) => &["kind", "start_us", "steps_us"],
+        _ => &["kind", "period_us", "run_us", "sleep_us", "percent", "start_us", "steps_us"],
     };
     let (mut period, mut run, mut percent) = (None, None, None);
     let (mut run_d, mut sleep_d) = (None, None);
+    let mut steps = None;
+    let mut start_us = 0;
     for (k, x) in o {
         let kp = key(path, k);
         if !allowed.contains(&k.as_str()) {
@@ -242,6 +245,8 @@ fn behavior(v: &Value, path: &str) -> R<Behavior> {
             ("run_us", Some(2)) => run_d = Some(dist(x, &kp)?),
             ("run_us", _) => run = Some(uint(x, &kp, 1, 10_000_000)?),
             ("sleep_us", _) => sleep_d = Some(dist(x, &kp)?),
+            ("steps_us", _) => steps = Some(replay_steps(x, &kp)?),
+            ("start_us", _) => start_us = uint(x, &kp, 0, 600_000_000)?,
             _ => percent = Some(u32_in(x, &kp, 1, 100)?), // percent
         }
     }
@@ -257,8 +262,31 @@ fn behavior(v: &Value, path: &str) -> R<Behavior> {
             }
             Behavior::Bursty { run_us, sleep_us }
         }
-        _ => Behavior::Duty { percent: need(percent, path, "percent")?, period_us: need(period, path, "period_us")? },
+        3 => Behavior::Duty { percent: need(percent, path, "percent")?, period_us: need(period, path, "period_us")? },
+        _ => Behavior::Replay { start_us, steps_us: need(steps, path, "steps_us")? },
     })
+}
+
+/// Most steps one replayed task may have.
+pub const MAX_REPLAY_STEPS: usize = 1_000_000;
+
+/// `steps_us`: 1..=10^6 pairs `[sleep_us 0..=10^9, run_us 1..=10^9]`.
+fn replay_steps(v: &Value, path: &str) -> R<Vec<(u64, u64)>> {
+    let a = arr(v, path)?;
+    if a.is_empty() || a.len() > MAX_REPLAY_STEPS {
+        return Err(expected(path, &format!("an array of 1 to {MAX_REPLAY_STEPS} [sleep_us, run_us] pairs"), v));
+    }
+    a.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let p = idx(path, i);
+            let pair = arr(x, &p)?;
+            if pair.len() != 2 {
+                return Err(expected(&p, "a pair [sleep_us, run_us]", x));
+            }
+            Ok((uint(&pair[0], &idx(&p, 0), 0, 1_000_000_000)?, uint(&pair[1], &idx(&p, 1), 1, 1_000_000_000)?))
+        })
+        .collect()
 }
 
 fn need<T>(x: Option<T>, path: &str, k: &str) -> R<T> {

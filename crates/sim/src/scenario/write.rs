@@ -37,6 +37,14 @@ fn behavior(b: &Behavior) -> Value {
             json!({ "kind": "bursty", "run_us": dist(run_us), "sleep_us": dist(sleep_us) })
         }
         Behavior::Duty { percent, period_us } => json!({ "kind": "duty", "percent": percent, "period_us": period_us }),
+        Behavior::Replay { start_us, steps_us } => {
+            let steps: Vec<Value> = steps_us.iter().map(|&(s, r)| json!([s, r])).collect();
+            if *start_us == 0 {
+                json!({ "kind": "replay", "steps_us": steps })
+            } else {
+                json!({ "kind": "replay", "start_us": start_us, "steps_us": steps })
+            }
+        }
     }
 }
 

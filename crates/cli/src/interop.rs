@@ -1,0 +1,175 @@
+//! `fairground export-ftrace` and `fairground import-ftrace`: a run as ftrace text, and a
+//! real trace as a scenario that replays it.
+
+use fairground_sim::interop::{import_ftrace, run_to_ftrace, ImportOptions};
+use fairground_sim::{parse_scenario, scenario, Limits};
+use std::process::ExitCode;
+
+pub const USAGE: &str = "  export-ftrace FILE            run a scenario and print it as ftrace text (Perfetto, trace-cmd)
+  import-ftrace TRACE [--policy P] [--hz N] [--comm PREFIX]... [--no-pin]
+                                read sched_switch/sched_wakeup ftrace text and print a scenario
+                                that replays each task's bursts and sleeps (warnings on stderr)";
+
+fn read(file: &str) -> Result<String, ExitCode> {
+    let r = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(file)
+    };
+    r.map_err(|e| {
+        eprintln!("fairground: cannot read {file}: {e}");
+        ExitCode::from(2)
+    })
+}
+
+pub fn export(args: &[String]) -> ExitCode {
+    let [file] = args else {
+        eprintln!("fairground: export-ftrace takes one FILE");
+        return ExitCode::from(2);
+    };
+    let text = match read(file) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    let out = parse_scenario(&text).and_then(|v| {
+        scenario::check_cost(&v.scenario, &Limits::NATIVE)?;
+        run_to_ftrace(&v)
+    });
+    match out {
+        Ok(trace) => {
+            print!("{trace}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn import(args: &[String]) -> ExitCode {
+    let mut opts = ImportOptions::default();
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next().cloned().ok_or_else(|| {
+                eprintln!("fairground: {name} needs a value");
+                ExitCode::from(2)
+            })
+        };
+        match a.as_str() {
+            "--policy" => match value("--policy") {
+                Ok(p) => opts.policy = p,
+                Err(c) => return c,
+            },
+            "--hz" => match value("--hz").map(|v| v.parse::<u32>()) {
+                Ok(Ok(hz)) => opts.hz = hz,
+                Ok(Err(_)) => {
+                    eprintln!("fairground: --hz takes a number");
+                    return ExitCode::from(2);
+                }
+                Err(c) => return c,
+            },
+            "--comm" => match value("--comm") {
+                Ok(c) => opts.comms.push(c),
+                Err(c) => return c,
+            },
+            "--no-pin" => opts.pin_observed = false,
+            s if s.starts_with('-') && s != "-" => {
+                eprintln!("fairground: unknown option {s}");
+                return ExitCode::from(2);
+            }
+            s => file = Some(s.to_string()),
+        }
+    }
+    let Some(file) = file else {
+        eprintln!("fairground: import-ftrace needs a TRACE file");
+        return ExitCode::from(2);
+    };
+    let text = match read(&file) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    match import_ftrace(&text, &opts) {
+        Ok(imp) => {
+            for w in &imp.warnings {
+                eprintln!("fairground: {file}: {w}");
+            }
+            // The scenario must validate as any file would (policy and hz come from the user).
+            let json = serde_json::to_string_pretty(&imp.scenario).unwrap_or_default();
+            if let Err(e) = parse_scenario(&json) {
+                eprintln!("fairground: {file}: the scenario built from the trace is not valid: {e}");
+                return ExitCode::from(2);
+            }
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub const USAGE_RTAPP: &str = "  import-rtapp FILE [--policy P]  read an rt-app workload (the supported subset) as a scenario
+  export-rtapp FILE             write a scenario's tasks as an rt-app workload";
+
+pub fn import_rtapp(args: &[String]) -> ExitCode {
+    let (file, policy) = match args {
+        [f] => (f, "eevdf-v6.12"),
+        [f, flag, p] if flag == "--policy" => (f, p.as_str()),
+        _ => {
+            eprintln!("fairground: import-rtapp FILE [--policy P]");
+            return ExitCode::from(2);
+        }
+    };
+    let text = match read(file) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    match fairground_sim::interop::import_rtapp(&text, policy) {
+        Ok((scenario, warnings)) => {
+            for w in &warnings {
+                eprintln!("fairground: {file}: {w}");
+            }
+            let json = serde_json::to_string_pretty(&scenario).unwrap_or_default();
+            if let Err(e) = parse_scenario(&json) {
+                eprintln!("fairground: {file}: the scenario built from it is not valid: {e}");
+                return ExitCode::from(2);
+            }
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn export_rtapp(args: &[String]) -> ExitCode {
+    let [file] = args else {
+        eprintln!("fairground: export-rtapp takes one FILE");
+        return ExitCode::from(2);
+    };
+    let text = match read(file) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    match parse_scenario(&text) {
+        Ok(v) => {
+            let (out, warnings) = fairground_sim::interop::export_rtapp(&v.scenario);
+            for w in &warnings {
+                eprintln!("fairground: {file}: {w}");
+            }
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

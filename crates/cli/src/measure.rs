@@ -1,0 +1,146 @@
+//! `fairground compare` and `fairground sweep`: the tables of the threads, from the command
+//! line, as text or JSON.
+
+use fairground_sim::measure::{compare, parse_assignment, sweep, Assignment};
+use fairground_sim::Limits;
+use serde_json::{json, Value};
+use std::process::ExitCode;
+
+pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--json]
+                                run FILE under two variants (same seed) and print what changed,
+                                e.g. --a scheduler.features.latency_max_clamp_wakeup=true
+                                     --b scheduler.features.latency_max_clamp_wakeup=false
+  sweep FILE --param PATH --values V1,V2,... | --range LO..HI[:STEP] [--task NAME] [--json]
+                                run FILE once per value of PATH and print latency percentiles
+                                (of NAME, or of every task) against it";
+
+fn fail(msg: String) -> ExitCode {
+    eprintln!("fairground: {msg}");
+    ExitCode::from(2)
+}
+
+fn read(file: &str) -> Result<String, String> {
+    std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))
+}
+
+pub fn compare_cmd(args: &[String]) -> ExitCode {
+    let (mut file, mut a, mut b, mut json_out, mut side) = (None, Vec::<Assignment>::new(), Vec::<Assignment>::new(), false, 0);
+    for arg in args {
+        match arg.as_str() {
+            "--a" => side = 1,
+            "--b" => side = 2,
+            "--json" => json_out = true,
+            s if side == 0 && file.is_none() && !s.starts_with('-') => file = Some(s.to_string()),
+            s => match parse_assignment(s) {
+                Ok(x) if side == 1 => a.push(x),
+                Ok(x) if side == 2 => b.push(x),
+                Ok(_) => return fail(format!("{s}: give it after --a or --b")),
+                Err(e) => return fail(e),
+            },
+        }
+    }
+    let Some(file) = file else { return fail("compare needs a FILE".into()) };
+    let text = match read(&file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let c = match compare(&text, &a, &b, &Limits::NATIVE) {
+        Ok(c) => c,
+        Err(e) => return fail(format!("{file}: {e}")),
+    };
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({ "rows": c.rows, "a": c.a, "b": c.b })).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.3}"));
+    let mut out = format!("{:<24} {:<20} {:>14} {:>14} {:>9}\n", "name", "figure", "A", "B", "change");
+    for r in c.rows.iter().filter(|r| r.a.is_some() || r.b.is_some()) {
+        let pct = r.change_pct.map_or(String::new(), |p| format!("{p:+.1}%"));
+        out.push_str(&format!("{:<24} {:<20} {:>14} {:>14} {:>9}\n", r.name, r.figure, f(r.a), f(r.b), pct));
+    }
+    emit(&out)
+}
+
+fn values_of(spec: &str, range: bool) -> Result<Vec<Value>, String> {
+    if !range {
+        return Ok(spec.split(',').map(|v| serde_json::from_str(v.trim()).unwrap_or_else(|_| Value::String(v.trim().to_string()))).collect());
+    }
+    let (span, step) = spec.split_once(':').unwrap_or((spec, "1"));
+    let (lo, hi) = span.split_once("..").ok_or_else(|| format!("{spec}: expected LO..HI[:STEP]"))?;
+    let p = |s: &str| s.trim().parse::<i64>().map_err(|_| format!("{spec}: {s} is not an integer"));
+    let (lo, hi, step) = (p(lo)?, p(hi)?, p(step)?);
+    if step <= 0 || hi < lo || (hi - lo) / step > 10_000 {
+        return Err(format!("{spec}: expected LO <= HI, STEP > 0, at most 10000 points"));
+    }
+    Ok((0..=(hi - lo) / step).map(|i| json!(lo + i * step)).collect())
+}
+
+pub fn sweep_cmd(args: &[String]) -> ExitCode {
+    let (mut file, mut param, mut values, mut task, mut json_out) = (None, None, None, None, false);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--param" => param = it.next().cloned(),
+            "--values" | "--range" => match it.next().map(|v| values_of(v, arg == "--range")) {
+                Some(Ok(v)) => values = Some(v),
+                Some(Err(e)) => return fail(e),
+                None => return fail(format!("{arg} needs a value")),
+            },
+            "--task" => task = it.next().cloned(),
+            "--json" => json_out = true,
+            s if !s.starts_with('-') && file.is_none() => file = Some(s.to_string()),
+            s => return fail(format!("unknown option {s}")),
+        }
+    }
+    let (Some(file), Some(param), Some(values)) = (file, param, values) else {
+        return fail("sweep needs FILE, --param and --values or --range".into());
+    };
+    let text = match read(&file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let points = match sweep(&text, &param, &values, &Limits::NATIVE, |i, n| {
+        eprint!("\rfairground: sweep {i}/{n}");
+        true
+    }) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("{file}: {e}")),
+    };
+    eprintln!();
+    let mut rows = Vec::new();
+    for p in &points {
+        for t in p.report.tasks.iter().filter(|t| task.as_ref().is_none_or(|n| &t.name == n)) {
+            let l = &t.wakeup_latency_ns;
+            rows.push(json!({ "value": p.value, "task": t.name, "cpu_ns": t.cpu_ns, "wakeups": l.count,
+                "p50": l.p50, "p75": l.p75, "p90": l.p90, "p95": l.p95, "p99": l.p99, "p995": l.p995, "p999": l.p999, "max": l.max }));
+        }
+    }
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({ "param": param, "rows": rows })).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    let us = |v: &Value| v.as_u64().map_or("-".into(), |x| format!("{:.1}", x as f64 / 1e3));
+    let mut out = String::new();
+    out += &format!("{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", param.rsplit('.').next().unwrap_or(&param), "task", "wakeups", "p50 µs", "p75", "p90", "p95", "p99", "max");
+    for r in &rows {
+        out += &format!(
+            "{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+            r["value"].to_string(),
+            r["task"].as_str().unwrap_or(""),
+            r["wakeups"],
+            us(&r["p50"]),
+            us(&r["p75"]),
+            us(&r["p90"]),
+            us(&r["p95"]),
+            us(&r["p99"]),
+            us(&r["max"])
+        );
+    }
+    emit(&out)
+}
+
+/// Print, ignoring a closed pipe (`| head`) instead of panicking on it.
+fn emit(out: &str) -> ExitCode {
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+    ExitCode::SUCCESS
+}

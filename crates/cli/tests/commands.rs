@@ -1,0 +1,64 @@
+//! The CLI's commands beside `run`: compare, sweep, the ftrace and rt-app conversions; bad
+//! input exits 2 with a message naming the problem.
+
+use std::process::Command;
+
+fn fg(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_fairground")).args(args).current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).output().expect("runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn compare_prints_rows_as_json() {
+    let (code, out, _) = fg(&[
+        "compare",
+        "static/scenarios/clamp-lesson.json",
+        "--a",
+        "scheduler.features.latency_max_clamp_wakeup=true",
+        "--b",
+        "scheduler.features.latency_max_clamp_wakeup=false",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["rows"].as_array().expect("rows").iter().any(|r| r["figure"] == "wakeup_preemptions" && r["a"] != r["b"]));
+}
+
+#[test]
+fn sweep_runs_each_value() {
+    let (code, out, _) = fg(&["sweep", "static/scenarios/two-hogs.json", "--param", "tasks[0].nice", "--values", "0,5", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 4, "two values × two hogs");
+    let (code, _, err) = fg(&["sweep", "static/scenarios/two-hogs.json", "--param", "tasks[9].nice", "--values", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("tasks[9].nice"), "{err}");
+}
+
+#[test]
+fn ftrace_out_and_back() {
+    let (code, trace, _) = fg(&["export-ftrace", "static/scenarios/mixed-behaviours.json"]);
+    assert_eq!(code, 0);
+    assert_eq!(trace.lines().next(), Some("# tracer: nop"));
+    let dir = std::env::temp_dir().join(format!("fg-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join("t.txt");
+    std::fs::write(&f, &trace).expect("write");
+    let (code, scenario, _) = fg(&["import-ftrace", f.to_str().expect("path"), "--policy", "cfs-v6.2"]);
+    assert_eq!(code, 0);
+    assert!(scenario.contains("\"replay\""));
+    std::fs::write(&f, "not a trace\n").expect("write");
+    let (code, _, err) = fg(&["import-ftrace", f.to_str().expect("path")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no sched_switch"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rtapp_out() {
+    let (code, out, _) = fg(&["export-rtapp", "static/scenarios/periodic-vs-hogs.json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["tasks"].as_object().expect("tasks").len() >= 2);
+}

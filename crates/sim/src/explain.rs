@@ -1,0 +1,196 @@
+//! The decision log (issue 8): every wakeup-preemption check, tick-preemption check and pick,
+//! with the numbers the kernel used, and for the v12 clamps whether they bound and whether
+//! the outcome would have been different without them. Off by default (`Fair::log` is None);
+//! the app turns it on. `describe()` puts an entry in plain words.
+
+use crate::entity::NIL;
+
+/// What was decided, with its numbers (ns of virtual time unless said otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// CFS / v12 `wakeup_preempt_entity(curr, se)` at a wakeup.
+    CfsWakeup {
+        vdiff: i64,
+        /// `wakeup_gran(se)`: the wakeup granularity in the wakee's virtual time.
+        wakeup_gran: i64,
+        /// v12 `wakeup_latency_gran()`, after its own clamp; 0 under v6.2.
+        offset: i64,
+        /// The offset before `min(offset, get_latency_max())`.
+        offset_unclamped: i64,
+        /// The granularity compared with vdiff, after the wakeup clamp.
+        gran: i64,
+        /// `gran` before `min(gran, get_latency_max())`.
+        gran_unclamped: i64,
+        latency_max: i64,
+        verdict: i32,
+        /// The verdict with neither clamp applied.
+        verdict_unclamped: i32,
+        /// The entities compared were group entities (the tasks are below them).
+        via_groups: bool,
+    },
+    /// CFS / v12 `check_preempt_tick()`.
+    CfsTick {
+        delta_exec: u64,
+        ideal_runtime: u64,
+        /// curr's vruntime minus the leftmost's (0 when not compared).
+        delta: i64,
+        offset: i64,
+        latency_max: u64,
+        /// v12's `delta > get_latency_max()` trigger fired (and ideal_runtime alone did not).
+        by_latency_max: bool,
+    },
+    /// EEVDF wakeup: the wakee preempts if it is what `pick_eevdf()` would now choose.
+    EevdfWakeup {
+        wakee_lag: i64,
+        wakee_deadline_rel: i64,
+        wakee_eligible: bool,
+        curr_deadline_rel: i64,
+        curr_eligible: bool,
+        /// RUN_TO_PARITY: curr still on the request it was picked with.
+        curr_protected: bool,
+        /// v6.12 PREEMPT_SHORT lifted that protection.
+        preempt_short: bool,
+        picked: u32,
+    },
+    /// EEVDF tick: curr used up its request (vruntime reached the deadline).
+    EevdfTick { used_up: bool, vruntime_rel: i64, deadline_rel: i64 },
+    /// A pick by `__schedule()`: `prev` (NIL if idle) → `task`.
+    Pick { prev: u32, key_rel: i64, lag: i64, eligible: bool, eevdf: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub at_ns: u64,
+    pub cpu: u32,
+    /// The task decided about: the wakee, the running task at a tick, the task picked.
+    pub task: u32,
+    /// The other party: the running task at a wakeup; NIL otherwise.
+    pub other: u32,
+    /// Preempted / rescheduled / (for a pick) always true.
+    pub outcome: bool,
+    pub why: Why,
+}
+
+fn ms(x: i64) -> String {
+    format!("{:.3} ms", x as f64 / 1e6)
+}
+
+impl Decision {
+    /// The entry in plain words, naming tasks with `name`.
+    pub fn describe(&self, name: &dyn Fn(u32) -> String) -> String {
+        let who = |t: u32| if t == NIL { "idle".to_string() } else { name(t) };
+        let (t, o) = (who(self.task), who(self.other));
+        match self.why {
+            Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, gran, gran_unclamped, latency_max, verdict, verdict_unclamped, via_groups } => {
+                let groups = if via_groups { " (compared through their group entities)" } else { "" };
+                let cmp = if verdict == 1 { ">" } else { "≤" };
+                let mut s = format!(
+                    "{t} woke; vdiff {} {cmp} gran {} (wakeup_gran {} + latency offset {}",
+                    ms(vdiff),
+                    ms(gran),
+                    ms(wakeup_gran),
+                    ms(offset)
+                );
+                if offset != offset_unclamped {
+                    s += &format!(", clamped from {}", ms(offset_unclamped));
+                }
+                if gran != gran_unclamped {
+                    s += &format!("; clamped to get_latency_max {}", ms(latency_max));
+                }
+                s += ")";
+                s += &match verdict {
+                    1 => format!(" → preempts {o}{groups}"),
+                    0 => format!(" → does not preempt {o}{groups}"),
+                    _ => format!(" → not ahead of {o}{groups}: no preemption"),
+                };
+                if (verdict == 1) != (verdict_unclamped == 1) {
+                    s += if verdict == 1 { "; without the clamp it would not have" } else { "; without the clamp it would have" };
+                }
+                s
+            }
+            Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max } => {
+                if !self.outcome {
+                    format!("tick: {t} ran {} of its {} slice; keeps the CPU", ms(delta_exec as i64), ms(ideal_runtime as i64))
+                } else if by_latency_max {
+                    format!(
+                        "tick: {t} is {} ahead of the leftmost (offset {}), beyond get_latency_max {} → rescheduled; without the clamp it would have kept the CPU",
+                        ms(delta),
+                        ms(offset),
+                        ms(latency_max as i64)
+                    )
+                } else if delta_exec > ideal_runtime {
+                    format!("tick: {t} ran {} > its slice {} → rescheduled", ms(delta_exec as i64), ms(ideal_runtime as i64))
+                } else {
+                    format!("tick: {t} is {} ahead of the leftmost, more than its slice {} → rescheduled", ms(delta), ms(ideal_runtime as i64))
+                }
+            }
+            Why::EevdfWakeup { wakee_lag, wakee_deadline_rel, wakee_eligible, curr_deadline_rel, curr_eligible, curr_protected, preempt_short, picked } => {
+                let mut s = format!(
+                    "{t} woke with lag {} ({}), deadline {} vs {o}'s {} ({})",
+                    ms(wakee_lag),
+                    if wakee_eligible { "eligible" } else { "not eligible" },
+                    ms(wakee_deadline_rel),
+                    ms(curr_deadline_rel),
+                    if curr_eligible { "eligible" } else { "not eligible" }
+                );
+                if preempt_short {
+                    s += "; PREEMPT_SHORT: shorter slice, lifts run-to-parity";
+                } else if curr_protected && curr_eligible {
+                    s += &format!("; {o} runs to parity");
+                }
+                s += &if self.outcome {
+                    format!(" → pick_eevdf() now chooses {t}: preempts {o}")
+                } else {
+                    format!(" → pick_eevdf() still chooses {}: no preemption", who(picked))
+                };
+                s
+            }
+            Why::EevdfTick { used_up, vruntime_rel, deadline_rel } => {
+                if used_up {
+                    format!("{t} used up its request (vruntime reached the deadline {}) → new deadline, rescheduled", ms(deadline_rel.min(vruntime_rel)))
+                } else {
+                    format!("tick: {t} is {} before its deadline; keeps the CPU", ms(deadline_rel - vruntime_rel))
+                }
+            }
+            Why::Pick { prev, key_rel, lag, eligible, eevdf } => {
+                let from = if prev == NIL { "idle".to_string() } else { who(prev) };
+                if eevdf {
+                    format!(
+                        "pick: {t} after {from}: the earliest deadline among eligible entities (lag {}, {})",
+                        ms(lag),
+                        if eligible { "eligible" } else { "not eligible" }
+                    )
+                } else {
+                    format!("pick: {t} after {from}: vruntime {} above min_vruntime", ms(key_rel))
+                }
+            }
+        }
+    }
+}
+
+impl crate::cfs::Fair {
+    /// Start recording decisions.
+    pub fn enable_log(&mut self) {
+        if self.log.is_none() {
+            self.log = Some(Vec::new());
+        }
+    }
+
+    #[inline]
+    pub(crate) fn record(&mut self, d: Decision) {
+        if let Some(l) = self.log.as_mut() {
+            l.push(d);
+        }
+    }
+
+    /// The task below an entity, for naming (a group entity's currently running task is not
+    /// tracked, so a group entity names itself by NIL).
+    #[inline]
+    pub(crate) fn task_of(&self, se: u32) -> u32 {
+        if self.ents[se as usize].is_task() {
+            se
+        } else {
+            NIL
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Real ftrace text (`/sys/kernel/tracing/trace` or `trace-cmd report` output) read back as
+//! a scenario: each task's observed bursts and sleeps become a `replay` behaviour, so the
+//! same life can be re-run under any policy ("what would my workload have seen under EEVDF,
+//! or at latency nice −20?").
+//!
+//! Per pid, from `sched_switch`, `sched_waking`/`sched_wakeup` and `sched_wakeup_new`:
+//! a burst is the CPU time between a wakeup and the switch-out that leaves it asleep
+//! (`prev_state` other than `R`/`R+`), preempted stretches included; the sleep before it runs
+//! from that switch-out to the wakeup. A task first seen switching in is taken as woken then;
+//! one first seen switching out as running since the trace began. At the end, a task still
+//! runnable keeps the CPU time it got as its last burst.
+//!
+//! Left to the user, with a warning: idle (pid 0), real-time tasks (prio below 100), events
+//! lost by the ring buffer (the stints they cut are closed at the loss), unknown lines. The
+//! replay is pinned to the CPUs each task was seen on, since affinity is not in the trace.
+
+use super::ftrace_line::{parse, Event, Line, Other, WakeKind};
+use crate::scenario::MAX_TASKS;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Choices for the scenario built from a trace.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    pub policy: String,
+    pub hz: u32,
+    /// Keep only tasks whose comm starts with one of these (all when empty).
+    pub comms: Vec<String>,
+    /// Pin each task to the CPUs it was seen on.
+    pub pin_observed: bool,
+    /// At most this many warnings are listed one by one; the rest are counted.
+    pub max_warnings: usize,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions { policy: "eevdf-v6.12".into(), hz: 250, comms: Vec::new(), pin_observed: true, max_warnings: 50 }
+    }
+}
+
+/// What the trace showed of one task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObservedTask {
+    pub name: String,
+    pub comm: String,
+    pub pid: i64,
+    pub nice: i32,
+    pub cpu_ns: u64,
+    pub wakeups: u64,
+    pub cpus: Vec<u32>,
+    /// When it appeared, from the start of the trace.
+    pub start_ns: u64,
+    /// `[sleep, run]` in ns, the first sleep counted from `start_ns`.
+    pub steps: Vec<(u64, u64)>,
+}
+
+/// The scenario (JSON, contract §1) and what was read to build it.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    pub scenario: Value,
+    pub tasks: Vec<ObservedTask>,
+    pub warnings: Vec<String>,
+    pub start_ns: u64,
+    pub end_ns: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum St {
+    Unknown,
+    /// Created by `sched_wakeup_new` and not run yet.
+    Forked,
+    Running { cpu: u32, since: u64 },
+    Runnable,
+    Sleeping { since: u64 },
+}
+
+struct Track {
+    comm: String,
+    prio: i64,
+    st: St,
+    /// When the task came into the trace (its fork, or its first sign of life).
+    start: Option<u64>,
+    /// CPU time per CPU, to pin the replay where the task mostly ran.
+    per_cpu: BTreeMap<u32, u64>,
+    /// It was seen on a CPU at least once.
+    ran: bool,
+    sleep: u64,
+    run: u64,
+    steps: Vec<(u64, u64)>,
+    wakeups: u64,
+    cpus: u64,
+    cpus_big: Vec<u32>,
+}
+
+impl Track {
+    fn new(comm: &str, prio: i64) -> Track {
+        Track {
+            comm: comm.to_string(),
+            prio,
+            st: St::Unknown,
+            start: None,
+            per_cpu: BTreeMap::new(),
+            ran: false,
+            sleep: 0,
+            run: 0,
+            steps: Vec::new(),
+            wakeups: 0,
+            cpus: 0,
+            cpus_big: Vec::new(),
+        }
+    }
+    /// The comm changes at exec, the prio at a nice change: the task is named and weighted as
+    /// it was last seen.
+    fn renamed(&mut self, comm: &str, prio: i64) {
+        if self.comm != comm {
+            self.comm = comm.to_string();
+        }
+        self.prio = prio;
+    }
+
+    fn seen_on(&mut self, cpu: u32) {
+        if cpu < 64 {
+            self.cpus |= 1 << cpu;
+        } else if !self.cpus_big.contains(&cpu) {
+            self.cpus_big.push(cpu);
+        }
+    }
+}
+
+struct Warn {
+    list: Vec<String>,
+    more: usize,
+    max: usize,
+}
+
+impl Warn {
+    fn push(&mut self, w: String) {
+        if self.list.len() < self.max {
+            self.list.push(w);
+        } else {
+            self.more += 1;
+        }
+    }
+}
+
+/// Read a trace. Errors only when nothing usable is in it; every skipped line is a warning.
+pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, String> {
+    let mut warn = Warn { list: Vec::new(), more: 0, max: opts.max_warnings };
+    let mut tracks: BTreeMap<i64, Track> = BTreeMap::new();
+    let (mut t0, mut t_end, mut ncpu) = (None::<u64>, 0u64, 0u32);
+    let mut last_ts = 0u64;
+    let mut end_mark = None;
+    for (no, raw) in text.lines().enumerate() {
+        if let Some(v) = raw.trim_start_matches(['#', ' ']).strip_prefix(super::ftrace_export::END_MARK) {
+            end_mark = v.trim().parse::<u64>().ok();
+            continue;
+        }
+        let line = match parse(raw) {
+            Ok(l) => l,
+            Err(Other::Ignorable) => continue,
+            Err(Other::Lost { cpu }) => {
+                warn.push(format!("line {}: events of CPU {cpu} were lost here; stints running there are closed at this point", no + 1));
+                for tr in tracks.values_mut() {
+                    if let St::Running { cpu: c, since } = tr.st {
+                        if c == cpu {
+                            tr.run += last_ts.saturating_sub(since);
+                            tr.st = St::Runnable;
+                        }
+                    }
+                }
+                continue;
+            }
+            Err(Other::Skipped(why)) => {
+                warn.push(format!("line {}: skipped ({why})", no + 1));
+                continue;
+            }
+        };
+        let Line { ts_ns: t, cpu, event } = line;
+        if t < last_ts {
+            warn.push(format!("line {}: time goes backwards ({t} ns after {last_ts} ns); read as {last_ts} ns", no + 1));
+        }
+        let t = t.max(last_ts);
+        last_ts = t;
+        let start = *t0.get_or_insert(t);
+        t_end = t;
+        ncpu = ncpu.max(cpu + 1);
+        match event {
+            Event::Wake { kind, comm, pid, prio, target_cpu } => {
+                if pid == 0 {
+                    continue;
+                }
+                ncpu = ncpu.max(target_cpu + 1);
+                let tr = tracks.entry(pid).or_insert_with(|| Track::new(&comm, prio));
+                tr.renamed(&comm, prio);
+                match (tr.st, kind) {
+                    (St::Unknown, WakeKind::WakeupNew) => {
+                        tr.start = Some(t);
+                        tr.st = St::Forked;
+                    }
+                    (St::Sleeping { since }, _) => {
+                        tr.sleep = t - since;
+                        tr.wakeups += 1;
+                        tr.st = St::Runnable;
+                    }
+                    (St::Unknown, _) => {
+                        // Asleep since before the trace: it sleeps from the trace's start.
+                        tr.start = Some(start);
+                        tr.sleep = t - start;
+                        tr.wakeups += 1;
+                        tr.st = St::Runnable;
+                    }
+                    (St::Forked, _) => {
+                        // Forked asleep: this is its first wakeup.
+                        tr.sleep = t - tr.start.unwrap_or(start);
+                        tr.wakeups += 1;
+                        tr.st = St::Runnable;
+                    }
+                    _ => {} // sched_wakeup after its sched_waking, or a spurious wakeup
+                }
+            }
+            Event::Switch { prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio } => {
+                if prev_pid != 0 {
+                    let tr = tracks.entry(prev_pid).or_insert_with(|| Track::new(&prev_comm, prev_prio));
+                    tr.renamed(&prev_comm, prev_prio);
+                    tr.seen_on(cpu);
+                    match tr.st {
+                        St::Running { since, .. } => {
+                            tr.run += t - since;
+                            *tr.per_cpu.entry(cpu).or_default() += t - since;
+                        }
+                        St::Unknown => {
+                            // Running since the trace began.
+                            tr.start = Some(start);
+                            tr.sleep = 0;
+                            tr.run = t - start;
+                            *tr.per_cpu.entry(cpu).or_default() += t - start;
+                        }
+                        _ => {}
+                    }
+                    if prev_state.starts_with('R') {
+                        tr.st = St::Runnable;
+                    } else {
+                        tr.steps.push((tr.sleep, tr.run.max(1)));
+                        tr.sleep = 0;
+                        tr.run = 0;
+                        tr.st = St::Sleeping { since: t };
+                    }
+                }
+                if next_pid != 0 {
+                    let tr = tracks.entry(next_pid).or_insert_with(|| Track::new(&next_comm, next_prio));
+                    tr.renamed(&next_comm, next_prio);
+                    tr.seen_on(cpu);
+                    if matches!(tr.st, St::Unknown | St::Forked) {
+                        // Runnable since its fork, or first seen here: no sleep before it.
+                        tr.start = Some(tr.start.unwrap_or(t));
+                        tr.sleep = 0;
+                    } else if let St::Sleeping { since } = tr.st {
+                        // A wakeup that the trace does not show (lost, or before tracing).
+                        tr.sleep = t - since;
+                        tr.wakeups += 1;
+                    }
+                    tr.st = St::Running { cpu, since: t };
+                    tr.ran = true;
+                }
+            }
+        }
+    }
+    let Some(t0) = t0 else {
+        return Err("no sched_switch, sched_waking, sched_wakeup or sched_wakeup_new events in the trace".into());
+    };
+    // A Fairground export says where its run ended; a real trace ends at its last event.
+    if let Some(e) = end_mark.filter(|&e| e >= t_end) {
+        t_end = e;
+    }
+    let mut tasks = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
+    for (pid, mut tr) in tracks {
+        match tr.st {
+            St::Running { cpu, since } => {
+                tr.run += t_end - since;
+                *tr.per_cpu.entry(cpu).or_default() += t_end - since;
+                tr.steps.push((tr.sleep, tr.run.max(1)));
+            }
+            St::Runnable if tr.run > 0 || tr.ran => tr.steps.push((tr.sleep, tr.run.max(1))),
+            _ => {}
+        }
+        if !opts.comms.is_empty() && !opts.comms.iter().any(|c| tr.comm.starts_with(c.as_str())) {
+            continue;
+        }
+        if !(100..=139).contains(&tr.prio) {
+            warn.push(format!("pid {pid} ({}) has prio {}: not a fair-class task, left out", tr.comm, tr.prio));
+            continue;
+        }
+        if tr.steps.is_empty() {
+            continue; // never ran
+        }
+        // Pinned where it did at least a tenth of its running (affinity is not traced, and a
+        // task pinned after it started shows a few early stints elsewhere).
+        let total: u64 = tr.per_cpu.values().sum();
+        let mut cpus: Vec<u32> = tr.per_cpu.iter().filter(|&(_, &ns)| ns * 10 >= total).map(|(&c, _)| c).collect();
+        if cpus.is_empty() {
+            cpus = (0..64).filter(|c| tr.cpus & (1 << c) != 0).collect();
+            cpus.extend(&tr.cpus_big);
+            cpus.sort_unstable();
+        }
+        let name = unique_name(&tr.comm, pid, &mut used);
+        let cpu_ns = tr.steps.iter().map(|s| s.1).sum();
+        let start_ns = tr.start.unwrap_or(t0) - t0;
+        tasks.push(ObservedTask { name, comm: tr.comm, pid, nice: (tr.prio - 120) as i32, cpu_ns, wakeups: tr.wakeups, cpus, start_ns, steps: tr.steps });
+    }
+    if tasks.is_empty() {
+        return Err("the trace shows no fair-class task that ran".into());
+    }
+    if tasks.len() > MAX_TASKS as usize {
+        return Err(format!("the trace shows {} tasks; a scenario holds at most {MAX_TASKS}", tasks.len()));
+    }
+    if warn.more > 0 {
+        warn.list.push(format!("… and {} more warnings", warn.more));
+    }
+    let duration_ms = (t_end - t0).div_ceil(1_000_000).max(1);
+    let scenario = json!({
+        "format": "fairground-scenario/1",
+        "name": "imported trace",
+        "description": format!("Imported from ftrace: {} tasks over {:.3} s on {ncpu} CPUs; each replays the bursts and sleeps it was seen to have.", tasks.len(), (t_end - t0) as f64 / 1e9),
+        "duration_ms": duration_ms,
+        "machine": { "cpus": ncpu.max(1), "hz": opts.hz },
+        "scheduler": { "policy": opts.policy },
+        "tasks": tasks.iter().map(|t| task_json(t, opts.pin_observed)).collect::<Vec<_>>(),
+    });
+    Ok(Imported { scenario, tasks, warnings: warn.list, start_ns: t0, end_ns: t_end })
+}
+
+fn task_json(t: &ObservedTask, pin: bool) -> Value {
+    // µs, as the scenario counts; a burst never rounds down to nothing.
+    let steps: Vec<Value> = t.steps.iter().map(|&(s, r)| json!([(s + 500) / 1000, ((r + 500) / 1000).max(1)])).collect();
+    let mut v = json!({ "name": t.name, "behavior": { "kind": "replay", "start_us": (t.start_ns + 500) / 1000, "steps_us": steps } });
+    if t.nice != 0 {
+        v["nice"] = json!(t.nice);
+    }
+    if pin && !t.cpus.is_empty() {
+        v["cpus"] = json!(t.cpus);
+    }
+    v
+}
+
+/// A scenario name from a comm: [A-Za-z0-9_.-], at most 32 characters, unique (the pid is
+/// appended when two tasks share a comm).
+fn unique_name(comm: &str, pid: i64, used: &mut std::collections::BTreeSet<String>) -> String {
+    let mut base: String = comm.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-' { c } else { '_' }).take(20).collect();
+    if base.is_empty() {
+        base = "task".into();
+    }
+    let name = if used.contains(&base) { format!("{base}-{pid}") } else { base };
+    let name: String = name.chars().take(32).collect();
+    used.insert(name.clone());
+    name
+}

@@ -1,0 +1,104 @@
+//! A/B runs and sweeps: the same scenario and seed under variants, as the tables of the
+//! threads ("baseline vs patched", "latency nice −20 … 19").
+
+use super::patch::{apply, Assignment};
+use crate::report::{LatencyStats, Report};
+use crate::{run_text, Limits, ScenarioError};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One row of an A/B table: a task, group or workload and a figure under both variants.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub name: String,
+    pub figure: String,
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    /// (b − a) / a in percent, when a is not zero.
+    pub change_pct: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub a: Report,
+    pub b: Report,
+    pub rows: Vec<Row>,
+}
+
+fn variant(base: &Value, set: &[Assignment]) -> Result<String, ScenarioError> {
+    let mut v = base.clone();
+    for a in set {
+        apply(&mut v, a).map_err(|e| ScenarioError::at(&a.path, e))?;
+    }
+    Ok(v.to_string())
+}
+
+fn figures(name: &str, l: &LatencyStats, cpu_ns: Option<u64>, rows: &mut Vec<(String, String, Option<f64>)>) {
+    if let Some(c) = cpu_ns {
+        rows.push((name.to_string(), "cpu_ms".into(), Some(c as f64 / 1e6)));
+    }
+    rows.push((name.to_string(), "wakeups".into(), Some(l.count as f64)));
+    for (f, x) in [("p50", l.p50), ("p90", l.p90), ("p95", l.p95), ("p99", l.p99), ("max", l.max)] {
+        rows.push((name.to_string(), format!("lat_{f}_us"), x.map(|v| v as f64 / 1e3)));
+    }
+}
+
+fn rows_of(r: &Report) -> Vec<(String, String, Option<f64>)> {
+    let mut rows = Vec::new();
+    for t in &r.tasks {
+        figures(&t.name, &t.wakeup_latency_ns, Some(t.cpu_ns), &mut rows);
+        rows.push((t.name.clone(), "wakeup_preemptions".into(), Some(t.wakeup_preemptions as f64)));
+    }
+    for g in &r.cgroups {
+        figures(&format!("cgroup {}", g.name), &g.wakeup_latency_ns, Some(g.cpu_ns), &mut rows);
+    }
+    rows
+}
+
+/// Run `base` (a scenario file's text) under `a` and under `b`, same seed.
+pub fn compare(base: &str, a: &[Assignment], b: &[Assignment], limits: &Limits) -> Result<Comparison, ScenarioError> {
+    let v = crate::scenario::parse_jsonc(base)?;
+    let ra = run_text(&variant(&v, a)?, limits)?;
+    let rb = run_text(&variant(&v, b)?, limits)?;
+    let (xa, xb) = (rows_of(&ra), rows_of(&rb));
+    let rows = xa
+        .into_iter()
+        .zip(xb)
+        .map(|((name, figure, a), (_, _, b))| {
+            let change_pct = match (a, b) {
+                (Some(a), Some(b)) if a != 0.0 => Some((b - a) / a * 100.0),
+                _ => None,
+            };
+            Row { name, figure, a, b, change_pct }
+        })
+        .collect();
+    Ok(Comparison { a: ra, b: rb, rows })
+}
+
+/// One point of a sweep: the value set, and the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepPoint {
+    pub value: Value,
+    pub report: Report,
+}
+
+/// Run `base` once per value of `path`; `progress(i, n)` after each point, returning false to
+/// stop early (a cancelled sweep keeps the points done).
+pub fn sweep(
+    base: &str,
+    path: &str,
+    values: &[Value],
+    limits: &Limits,
+    mut progress: impl FnMut(usize, usize) -> bool,
+) -> Result<Vec<SweepPoint>, ScenarioError> {
+    let v = crate::scenario::parse_jsonc(base)?;
+    let mut out = Vec::with_capacity(values.len());
+    for (i, x) in values.iter().enumerate() {
+        let text = variant(&v, &[Assignment { path: path.to_string(), value: x.clone() }])?;
+        out.push(SweepPoint { value: x.clone(), report: run_text(&text, limits)? });
+        if !progress(i + 1, values.len()) {
+            break;
+        }
+    }
+    Ok(out)
+}

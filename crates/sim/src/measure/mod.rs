@@ -1,0 +1,11 @@
+//! Measuring like the mailing list (issue 9): latency histograms, A/B comparisons of one
+//! scenario under two configurations, and sweeps of one parameter. The app and the CLI
+//! (`fairground compare`, `fairground sweep`) both use these; nothing here draws.
+
+pub mod compare;
+pub mod hist;
+pub mod patch;
+
+pub use compare::{compare, sweep, Comparison, Row, SweepPoint};
+pub use hist::Histogram;
+pub use patch::{apply, parse_assignment, Assignment};

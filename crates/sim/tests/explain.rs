@@ -1,0 +1,89 @@
+//! The decision log (issue 8): the numbers and words of each wakeup check, tick check and
+//! pick, which clamp bound and whether the outcome would differ without it; recording does
+//! not change the run.
+
+use fairground_sim::engine::Sim;
+use fairground_sim::explain::{Decision, Why};
+use fairground_sim::parse_scenario;
+
+fn shipped(stem: &str) -> String {
+    std::fs::read_to_string(format!("{}/../../static/scenarios/{stem}.json", env!("CARGO_MANIFEST_DIR"))).expect("shipped")
+}
+
+fn logged(text: &str) -> (Sim, Vec<Decision>) {
+    let v = parse_scenario(text).expect("valid");
+    let mut s = Sim::new(&v).expect("simulated");
+    s.fair.enable_log();
+    s.run();
+    let log = s.fair.log.take().expect("log");
+    (s, log)
+}
+
+fn names(s: &Sim) -> impl Fn(u32) -> String + '_ {
+    move |t| s.tasks.get(t as usize).map_or("?".into(), |x| x.name.clone())
+}
+
+/// The issue's example: on one CPU a nice-5 waker's wakeup_gran is 3.057 ms (1 ms × 1024/335),
+/// above get_latency_max = 2.25 ms, so with vdiff between the two it preempts only because of
+/// the clamp.
+#[test]
+fn wakeup_entry_names_the_clamp_that_decided() {
+    let (s, log) = logged(&shipped("clamp-lesson"));
+    let name = names(&s);
+    let bound = log
+        .iter()
+        .find(|d| matches!(d.why, Why::CfsWakeup { verdict: 1, verdict_unclamped: 0, .. }))
+        .expect("a wakeup preemption that only the clamp allowed");
+    let Why::CfsWakeup { vdiff, wakeup_gran, gran, latency_max, .. } = bound.why else { unreachable!() };
+    assert_eq!(wakeup_gran, 3_056_716);
+    assert_eq!((gran, latency_max), (2_250_000, 2_250_000));
+    assert!(vdiff > 2_250_000 && vdiff <= 3_056_716);
+    let text = bound.describe(&name);
+    assert!(text.contains("wakeup_gran 3.057 ms") && text.contains("clamped to get_latency_max 2.250 ms"), "{text}");
+    assert!(text.contains("→ preempts") && text.ends_with("without the clamp it would not have"), "{text}");
+    assert!(text.starts_with("waker/"), "{text}");
+}
+
+#[test]
+fn tick_entries_give_slice_and_runtime() {
+    let (s, log) = logged(&shipped("two-hogs"));
+    let name = names(&s);
+    let t = log.iter().find(|d| matches!(d.why, Why::CfsTick { .. }) && d.outcome).expect("a tick preemption");
+    let Why::CfsTick { delta_exec, ideal_runtime, .. } = t.why else { unreachable!() };
+    // Two nice-0 hogs, 1 CPU: the slice is 2 999 998 ns, and ticks come every 4 ms.
+    assert_eq!((delta_exec, ideal_runtime), (4_000_000, 2_999_998));
+    assert!(t.describe(&name).contains("ran 4.000 ms > its slice 3.000 ms → rescheduled"), "{}", t.describe(&name));
+}
+
+#[test]
+fn every_switch_in_has_a_pick_entry() {
+    let (mut s, log) = logged(&shipped("mixed-behaviours"));
+    let picks = log.iter().filter(|d| matches!(d.why, Why::Pick { .. })).count() as u64;
+    let switches: u64 = s.report().tasks.iter().map(|t| t.switches).sum();
+    assert_eq!(picks, switches);
+}
+
+#[test]
+fn eevdf_entries_show_preempt_short_and_parity() {
+    let (s, log) = logged(&shipped("four-policies"));
+    let name = names(&s);
+    let cyc = s.tasks.iter().position(|t| t.name == "cyclictest").expect("task") as u32;
+    let short = log
+        .iter()
+        .find(|d| d.task == cyc && matches!(d.why, Why::EevdfWakeup { preempt_short: true, .. }))
+        .expect("PREEMPT_SHORT at a cyclictest wakeup");
+    assert!(short.describe(&name).contains("PREEMPT_SHORT"), "{}", short.describe(&name));
+    assert!(log.iter().any(|d| matches!(d.why, Why::EevdfTick { used_up: true, .. })));
+}
+
+#[test]
+fn recording_does_not_change_the_run() {
+    let text = shipped("four-policies");
+    let v = parse_scenario(&text).expect("valid");
+    let mut a = Sim::new(&v).expect("sim");
+    a.run();
+    let (mut b, log) = logged(&text);
+    assert!(!log.is_empty());
+    assert_eq!(a.events, b.events);
+    assert_eq!(format!("{:?}", a.report()), format!("{:?}", b.report()));
+}

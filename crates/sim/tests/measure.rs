@@ -1,0 +1,98 @@
+//! Measuring (issue 9): histograms and percentiles against brute force, scenario variants,
+//! A/B comparison and sweeps, including the latency-nice trend of the seed tables.
+
+use fairground_sim::engine::stats::nearest_rank;
+use fairground_sim::measure::{apply, compare, parse_assignment, sweep, Histogram};
+use fairground_sim::Limits;
+use proptest::prelude::*;
+use serde_json::json;
+
+proptest! {
+    #[test]
+    fn log2_histogram_matches_brute_force(samples in prop::collection::vec(0u64..50_000_000, 0..400)) {
+        let h = Histogram::log2_us(&samples);
+        prop_assert_eq!(h.total(), samples.len() as u64);
+        for (i, &c) in h.counts.iter().enumerate() {
+            let (lo, hi) = h.bounds(i);
+            let hi = hi.expect("log2 buckets are closed");
+            // Brute force: how many samples, in whole µs, fall in [lo, hi).
+            let n = samples.iter().filter(|&&s| s / 1000 * 1000 >= lo && s / 1000 * 1000 < hi).count() as u64;
+            prop_assert_eq!(c, n, "bucket {} [{}, {})", i, lo, hi);
+        }
+    }
+
+    #[test]
+    fn linear_histogram_matches_brute_force(samples in prop::collection::vec(0u64..10_000_000, 0..400), width in 1u64..2_000_000, n in 1usize..20) {
+        let h = Histogram::linear(&samples, width, n);
+        prop_assert_eq!(h.total(), samples.len() as u64);
+        for (i, &c) in h.counts.iter().enumerate() {
+            let (lo, hi) = h.bounds(i);
+            let count = samples.iter().filter(|&&s| s >= lo && hi.is_none_or(|h| s < h)).count() as u64;
+            prop_assert_eq!(c, count);
+        }
+    }
+
+    #[test]
+    fn nearest_rank_matches_brute_force(mut samples in prop::collection::vec(0u64..1_000_000, 1..300), num in 1u64..1000) {
+        samples.sort_unstable();
+        let got = nearest_rank(&samples, num, 1000).expect("samples");
+        // The smallest value with at least num/1000 of the samples at or below it.
+        let n = samples.len() as u64;
+        let want = *samples.iter().find(|&&v| samples.iter().filter(|&&x| x <= v).count() as u64 * 1000 >= num * n).expect("exists");
+        prop_assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn assignments_set_paths() {
+    let mut v = json!({ "scheduler": { "policy": "cfs-v6.2" }, "tasks": [ { "name": "a" } ] });
+    for a in ["scheduler.policy=eevdf-v6.12", "scheduler.features.latency_max_clamp_wakeup=false", "tasks[0].latency_nice=-20", "machine.cpus=8"] {
+        apply(&mut v, &parse_assignment(a).expect("parses")).expect(a);
+    }
+    assert_eq!(v["scheduler"]["policy"], "eevdf-v6.12");
+    assert_eq!(v["scheduler"]["features"]["latency_max_clamp_wakeup"], false);
+    assert_eq!(v["tasks"][0]["latency_nice"], -20);
+    assert_eq!(v["machine"]["cpus"], 8);
+    assert!(apply(&mut v, &parse_assignment("tasks[3].nice=1").expect("parses")).unwrap_err().contains("no [3]"));
+    assert!(parse_assignment("nonsense").is_err());
+}
+
+fn shipped(stem: &str) -> String {
+    std::fs::read_to_string(format!("{}/../../static/scenarios/{stem}.json", env!("CARGO_MANIFEST_DIR"))).expect("shipped")
+}
+
+#[test]
+fn ab_comparison_of_the_clamp_lesson() {
+    let on = [parse_assignment("scheduler.features.latency_max_clamp_wakeup=true").expect("ok")];
+    let off = [parse_assignment("scheduler.features.latency_max_clamp_wakeup=false").expect("ok")];
+    let c = compare(&shipped("clamp-lesson"), &on, &off, &Limits::NATIVE).expect("runs");
+    let total = |r: &fairground_sim::report::Report| r.tasks.iter().map(|t| t.wakeup_preemptions).sum::<u64>();
+    assert!(total(&c.a) > total(&c.b), "the clamp adds wakeup preemptions");
+    let row = c.rows.iter().find(|r| r.figure == "wakeup_preemptions" && r.a != r.b).expect("a row that differs");
+    let (a, b) = (row.a.expect("a"), row.b.expect("b"));
+    assert!((row.change_pct.expect("pct") - (b - a) / a * 100.0).abs() < 1e-9);
+    // The same configuration twice, same seed: no difference anywhere.
+    let same = compare(&shipped("clamp-lesson"), &on, &on, &Limits::NATIVE).expect("runs");
+    assert!(same.rows.iter().all(|r| r.a == r.b));
+}
+
+/// The seed-004 table's trend: a cyclictest-like task beside bursty load waits less as its
+/// latency nice goes 19 → 0 → −20 (p90; p99 may be noisy).
+#[test]
+fn latency_nice_sweep_shows_the_trend_and_can_stop() {
+    let text = shipped("latency-nice-ladder");
+    let values: Vec<serde_json::Value> = [19, 0, -20].iter().map(|&x| json!(x)).collect();
+    let points = sweep(&text, "tasks[0].latency_nice", &values, &Limits::NATIVE, |_, _| true).expect("runs");
+    let p90: Vec<u64> = points
+        .iter()
+        .map(|p| p.report.tasks.iter().find(|t| t.name == "cyc-m20").expect("task").wakeup_latency_ns.p90.expect("samples"))
+        .collect();
+    assert!(p90[0] >= p90[1] && p90[1] >= p90[2] && p90[0] > p90[2], "p90 at 19, 0, -20: {p90:?}");
+    let mut seen = 0;
+    let stopped = sweep(&text, "tasks[0].latency_nice", &values, &Limits::NATIVE, |i, n| {
+        seen = n;
+        i < 1
+    })
+    .expect("runs");
+    assert_eq!((stopped.len(), seen), (1, 3), "cancelled after the first point");
+}
