@@ -176,7 +176,11 @@ impl Timeline {
         if canvas.height() != dh {
             canvas.set_height(dh);
         }
-        let _ = canvas.set_attribute("style", &format!("height: {h}px"));
+        // Only when it changes: a style change makes the browser lay the page out again.
+        let style = format!("height: {h}px");
+        if canvas.get_attribute("style").as_deref() != Some(style.as_str()) {
+            let _ = canvas.set_attribute("style", &style);
+        }
         let Some(ctx2d) = canvas
             .get_context("2d")
             .ok()

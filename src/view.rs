@@ -156,12 +156,11 @@ impl App {
     /// Zoom buttons for the timeline (the same as W, S and 0), and the visible span.
     fn view_zoom(&self, ctx: &Context<Self>, info: &RunInfo) -> Html {
         let link = ctx.link();
-        let (t0, span) = self.win;
         let d = info.duration_ns as f64;
         let (zin, zout) = (self.zoomed(0.5), self.zoomed(2.0));
         html! {
             <div class="zoom" role="group" aria-label="Timeline zoom">
-                <span class="hint">{ format!("Timeline: {} – {}", logic::fmt_time(t0.max(0.0) as u64), logic::fmt_time((t0 + span).max(0.0) as u64)) }</span>
+                <span class="hint">{ "Timeline (wheel: zoom, drag: pan)" }</span>
                 <button id="btn-zoom-in" class="small" title="Zoom in (W)" onclick={link.callback(move |_| Msg::Window(zin))}>{ "+" }</button>
                 <button id="btn-zoom-out" class="small" title="Zoom out (S)" onclick={link.callback(move |_| Msg::Window(zout))}>{ "−" }</button>
                 <button id="btn-zoom-fit" class="small" title="Fit the whole run (0)" onclick={link.callback(move |_| Msg::Window((0.0, d)))}>{ "fit" }</button>
