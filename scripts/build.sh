@@ -10,7 +10,7 @@ start=$(date +%s)
 trunk build --release --offline
 end=$(date +%s)
 [ -f dist/static/scenarios/index.json ] || die "dist/static/scenarios/index.json was not generated"
-wasm=$(ls dist/*.wasm 2>/dev/null | head -n1)
-if [ -n "$wasm" ]; then
-  log "built in $((end - start)) s; $(basename "$wasm"): $(wc -c <"$wasm") bytes, $(gzip -9c "$wasm" | wc -c) gzipped"
-fi
+log "built in $((end - start)) s"
+for wasm in dist/*.wasm; do
+  [ -f "$wasm" ] && log "$(basename "$wasm"): $(wc -c <"$wasm") bytes, $(gzip -9c "$wasm" | wc -c) gzipped"
+done

@@ -1,16 +1,44 @@
-//! The Yew UI (wasm32 only): a scenario picker, the URL fragment of contract §3, and the report.
+//! The page (wasm32 only): opens the fragment's scenario, drives the simulation worker with
+//! the transport, keeps the slices for the timeline, and records edits in the scenario. It
+//! holds no scheduling logic: every figure comes from the worker. Views are in `view.rs`.
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
-use fairground_sim::Report;
 use gloo::events::EventListener;
-use gloo::net::http::Request;
-use wasm_bindgen::JsValue;
-use web_sys::HtmlSelectElement;
+use gloo::timers::callback::Interval;
+use gloo::worker::{Spawnable, WorkerBridge};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
+use crate::lod::Store;
 use crate::logic::{self, IndexEntry, Route, DEFAULT_STEM};
-use crate::runner;
+use crate::open::{self, Opened};
+use crate::proto::{Input, Output, Progress, RunInfo};
+use crate::storage;
+use crate::timeline::StoreRef;
+use crate::worker::SimWorker;
+
+mod actions;
+
+/// Path of the worker's script in the built site (trunk `data-type="worker"`).
+const WORKER_JS: &str = "./fairground-worker.js";
+/// A request unanswered for this long means the worker is gone (answers take ~40 ms).
+const WATCHDOG_MS: f64 = 15_000.0;
+/// Simulated time per second of wall time; the last entry runs as fast as the worker can.
+pub const SPEEDS: [(&str, f64); 8] = [
+    ("10 µs/s", 1e4),
+    ("100 µs/s", 1e5),
+    ("1 ms/s", 1e6),
+    ("10 ms/s", 1e7),
+    ("100 ms/s", 1e8),
+    ("1 s/s (real time)", 1e9),
+    ("10 s/s", 1e10),
+    ("as fast as possible", f64::INFINITY),
+];
+const DEFAULT_SPEED: usize = 3;
 
 pub fn start() {
     install_panic_hook();
@@ -39,16 +67,13 @@ fn install_panic_hook() {
     }));
 }
 
-/// What is shown below the picker: the result of opening one fragment.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Opened {
-    /// The shipped scenario shown (for the picker), if it is one.
-    stem: Option<String>,
-    title: Option<String>,
-    description: Option<String>,
-    /// Readable problems: with the fragment, the fetch, or the scenario itself.
-    errors: Vec<String>,
-    report: Option<Rc<Report>>,
+/// Where a scenario text being loaded came from: a refusal of a fragment's scenario falls back
+/// to the default one; a refusal after a change in the scheduler panel keeps the user's text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Origin {
+    Fragment,
+    Panel,
+    Restart,
 }
 
 pub enum Msg {
@@ -56,17 +81,91 @@ pub enum Msg {
     HashChanged,
     Opened(u32, Opened),
     Pick(String),
+    Worker(u32, Output),
+    Frame,
+    Key(KeyboardEvent),
+    // Transport.
+    PlayPause,
+    StepTick,
+    StepBackTick,
+    StepEvent,
+    StepBackEvent,
+    ToStart,
+    ToEnd,
+    Scrub(u64),
+    Speed(usize),
+    // Timeline.
+    Window((f64, f64)),
+    Select(Option<u32>),
+    // Edits.
+    EditTask(String, &'static str, String),
+    Policy(String),
+    Setting(&'static str, &'static str, Option<serde_json::Value>),
+    Share,
+    DiscardEdits,
+    Help(bool),
+    CrashWorker,
+    Dismiss,
+}
+
+/// Callbacks made once, so that the components given them see equal props between renders.
+pub(crate) struct Callbacks {
+    pub select: Callback<Option<u32>>,
+    pub window: Callback<(f64, f64)>,
+    pub edit: Callback<(String, &'static str, String)>,
+    pub policy: Callback<String>,
+    pub setting: Callback<(&'static str, &'static str, Option<serde_json::Value>)>,
 }
 
 pub struct App {
-    /// `static/scenarios/index.json`; `None` until it has been fetched (or has failed).
-    index: Option<Result<Vec<IndexEntry>, String>>,
-    /// Bumped at each load, so that a slow earlier load cannot overwrite a newer one.
+    pub(crate) cb: Callbacks,
+    pub(crate) index: Option<Result<Vec<IndexEntry>, String>>,
+    /// Bumped at each open, so that a slow earlier open cannot overwrite a newer one.
     generation: u32,
-    loading: bool,
-    opened: Opened,
-    picker: NodeRef,
+    pub(crate) loading: bool,
+    pub(crate) opened: Opened,
+    pub(crate) picker: NodeRef,
+    /// The scenario being run, as plain JSON after the worker's first answer (edits included).
+    pub(crate) text: Option<String>,
+    origin: Origin,
+    /// Scheduler-panel or load refusal, shown beside the panel.
+    pub(crate) sched_error: Option<String>,
+    pub(crate) notice: Option<String>,
+    pub(crate) restored: bool,
+    /// The scenario as opened (plain JSON), before any edit; None when it was restored.
+    pristine: Option<String>,
+    pub(crate) edit_error: Option<String>,
+
+    bridge: Option<WorkerBridge<SimWorker>>,
+    worker_gen: u32,
+    in_flight: Option<f64>,
+    /// Whether the request in flight is a Load (a crash there is not retried).
+    sent_load: bool,
+    /// The time the worker last crashed at.
+    last_crash_ns: Option<u64>,
+    queue: VecDeque<Input>,
+    pub(crate) restarts: u32,
+
+    pub(crate) info: Option<Rc<RunInfo>>,
+    pub(crate) progress: Rc<Progress>,
+    pub(crate) running: Rc<Vec<(u32, u64, u8)>>,
+    pub(crate) store: StoreRef,
+    pub(crate) store_version: u64,
+    /// Where to go once loaded (a restored view), and where a seek is heading.
+    resume_ns: Option<u64>,
+    pub(crate) goal: Option<u64>,
+    pub(crate) playing: bool,
+    last_frame: f64,
+    pub(crate) speed: usize,
+    pub(crate) win: (f64, f64),
+    pub(crate) selected: Option<u32>,
+    pub(crate) help: bool,
+    pub(crate) share_link: Option<String>,
+    /// Events per second measured on the worker's long answers.
+    pub(crate) rate: Option<f64>,
     _hashchange: Option<EventListener>,
+    _keydown: Option<EventListener>,
+    _frames: Interval,
 }
 
 impl Component for App {
@@ -74,24 +173,82 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let hashchange = web_sys::window().map(|w| {
+        let window = web_sys::window();
+        let hashchange = window.as_ref().map(|w| {
             let link = ctx.link().clone();
-            EventListener::new(&w, "hashchange", move |_| link.send_message(Msg::HashChanged))
+            EventListener::new(w, "hashchange", move |_| link.send_message(Msg::HashChanged))
         });
+        let keydown = window.as_ref().and_then(|w| w.document()).map(|d| {
+            let link = ctx.link().clone();
+            EventListener::new(&d, "keydown", move |e| {
+                if let Some(k) = e.dyn_ref::<KeyboardEvent>() {
+                    if wants_key(k) {
+                        e.prevent_default();
+                        link.send_message(Msg::Key(k.clone()));
+                    }
+                }
+            })
+        });
+        let frames = {
+            let link = ctx.link().clone();
+            Interval::new(33, move || link.send_message(Msg::Frame))
+        };
         ctx.link().send_future(async {
-            let index = fetch_text(&format!("{}/index.json", logic::SCENARIO_DIR))
+            let index = open::fetch_text(&format!("{}/index.json", logic::SCENARIO_DIR))
                 .await
                 .and_then(|t| logic::parse_index(&t));
             Msg::IndexLoaded(index)
         });
-        App {
+        let link = ctx.link();
+        let cb = Callbacks {
+            select: link.callback(Msg::Select),
+            window: link.callback(Msg::Window),
+            edit: link.callback(|(t, f, v)| Msg::EditTask(t, f, v)),
+            policy: link.callback(Msg::Policy),
+            setting: link.callback(|(s, k, v)| Msg::Setting(s, k, v)),
+        };
+        let mut app = App {
+            cb,
             index: None,
             generation: 0,
             loading: true,
             opened: Opened::default(),
             picker: NodeRef::default(),
+            text: None,
+            origin: Origin::Fragment,
+            sched_error: None,
+            notice: None,
+            restored: false,
+            pristine: None,
+            edit_error: None,
+            bridge: None,
+            worker_gen: 0,
+            in_flight: None,
+            sent_load: false,
+            last_crash_ns: None,
+            queue: VecDeque::new(),
+            restarts: 0,
+            info: None,
+            progress: Rc::new(Progress::default()),
+            running: Rc::new(Vec::new()),
+            store: StoreRef(Rc::new(RefCell::new(Store::new(0)))),
+            store_version: 0,
+            resume_ns: None,
+            goal: None,
+            playing: false,
+            last_frame: 0.0,
+            speed: DEFAULT_SPEED,
+            win: (0.0, 1e8),
+            selected: None,
+            help: false,
+            share_link: None,
+            rate: None,
             _hashchange: hashchange,
-        }
+            _keydown: keydown,
+            _frames: frames,
+        };
+        app.spawn_worker(ctx);
+        app
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
@@ -99,21 +256,32 @@ impl Component for App {
             Msg::IndexLoaded(index) => {
                 self.index = Some(index);
                 self.open_current(ctx);
-                true
             }
             Msg::HashChanged => {
                 if self.index.is_some() {
                     self.open_current(ctx);
                 }
-                true
             }
-            Msg::Opened(generation, opened) => {
+            Msg::Opened(generation, mut opened) => {
                 if generation != self.generation {
                     return false;
                 }
-                self.loading = false;
+                self.restored = false;
+                self.notice = None;
+                self.share_link = None;
+                if let Some(saved) = storage::load() {
+                    if saved.hash == current_hash() && opened.text.is_some() && opened.errors.is_empty() {
+                        opened.text = Some(saved.text);
+                        self.resume_ns = Some(saved.view_ns);
+                        self.restored = true;
+                    }
+                }
+                let text = opened.text.clone();
                 self.opened = opened;
-                true
+                match text {
+                    Some(t) => self.load(ctx, t, Origin::Fragment),
+                    None => self.loading = false,
+                }
             }
             Msg::Pick(stem) => {
                 // Changing the fragment fires `hashchange`, which opens the scenario: one path
@@ -121,9 +289,73 @@ impl Component for App {
                 if let Some(w) = web_sys::window() {
                     let _ = w.location().set_hash(&format!("scenario={stem}"));
                 }
-                false
+                return false;
+            }
+            Msg::Worker(gen, out) => {
+                if gen != self.worker_gen {
+                    return false;
+                }
+                self.in_flight = None;
+                self.on_output(ctx, out);
+                self.pump(ctx);
+            }
+            Msg::Frame => return self.frame(ctx),
+            Msg::Key(k) => return self.key(ctx, k),
+            Msg::PlayPause => {
+                if self.progress.finished && !self.playing {
+                    return false;
+                }
+                self.playing = !self.playing;
+                self.goal = None;
+                self.last_frame = now_ms();
+                if !self.playing {
+                    self.save_view();
+                }
+            }
+            Msg::StepTick => {
+                let tick = self.info.as_ref().map_or(4_000_000, |i| i.tick_ns);
+                self.seek(ctx, logic::next_tick(self.progress.view_ns, tick));
+            }
+            Msg::StepBackTick => {
+                let tick = self.info.as_ref().map_or(4_000_000, |i| i.tick_ns);
+                self.seek(ctx, logic::prev_tick(self.progress.view_ns, tick));
+            }
+            Msg::StepEvent => {
+                self.playing = false;
+                self.request(ctx, Input::StepInstant);
+            }
+            Msg::StepBackEvent => {
+                self.playing = false;
+                self.request(ctx, Input::StepBackInstant);
+            }
+            Msg::ToStart => self.seek(ctx, 0),
+            Msg::ToEnd => self.seek(ctx, u64::MAX),
+            Msg::Scrub(t) => self.seek(ctx, t),
+            Msg::Speed(i) => self.speed = i.min(SPEEDS.len() - 1),
+            Msg::Window((t0, span)) => {
+                let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
+                self.win = logic::clamp_window(t0, span, d);
+            }
+            Msg::Select(t) => self.selected = t,
+            Msg::EditTask(task, field, value) => self.edit_task(ctx, task, field, &value),
+            Msg::Policy(p) => self.change_settings(ctx, |doc| crate::settings::set_policy(doc, &p)),
+            Msg::Setting(sect, key, v) => self.change_settings(ctx, |doc| crate::settings::set(doc, sect, key, v)),
+            Msg::Share => self.share(),
+            Msg::DiscardEdits => {
+                storage::clear();
+                self.restored = false;
+                self.open_current(ctx);
+            }
+            Msg::Help(on) => self.help = on,
+            Msg::CrashWorker => {
+                self.request(ctx, Input::Crash);
+            }
+            Msg::Dismiss => {
+                self.notice = None;
+                self.edit_error = None;
             }
         }
+        true
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
@@ -134,70 +366,258 @@ impl Component for App {
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        let onchange = ctx.link().callback(|e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            Msg::Pick(sel.value())
-        });
-        let entries: Vec<IndexEntry> = match &self.index {
-            Some(Ok(ix)) => ix.clone(),
-            _ => vec![IndexEntry { stem: DEFAULT_STEM.into(), name: None, description: None }],
-        };
-        let in_list = |s: &str| entries.iter().any(|e| e.stem == s);
-        let mut errors: Vec<String> = Vec::new();
-        if let Some(Err(e)) = &self.index {
-            errors.push(e.clone());
-        }
-        errors.extend(self.opened.errors.iter().cloned());
-        let o = &self.opened;
-        html! {
-            <>
-            <header class="top">
-                <h1>{ "Fairground" }</h1>
-                <p class="tagline">{ "The Linux fair scheduler (CFS, latency nice, EEVDF), simulated in your browser." }</p>
-            </header>
-            <main>
-                <section class="controls">
-                    <label for="scenario-picker">{ "Scenario" }</label>
-                    <select id="scenario-picker" ref={self.picker.clone()} {onchange}>
-                        if o.stem.as_deref().map_or(true, |s| !in_list(s)) {
-                            <option value="" disabled=true>{ "— shared or custom scenario —" }</option>
-                        }
-                        { for entries.iter().map(|e| html! {
-                            <option value={e.stem.clone()}>{ e.label() }</option>
-                        }) }
-                    </select>
-                    if self.loading {
-                        <span id="status" class="status">{ "Loading…" }</span>
-                    }
-                </section>
-                if !errors.is_empty() {
-                    <div id="error" class="error" role="alert">
-                        { for errors.iter().map(|e| html! { <p>{ e }</p> }) }
-                    </div>
-                }
-                <section id="scenario" data-stem={o.stem.clone().unwrap_or_default()}>
-                    if let Some(t) = &o.title {
-                        <h2 id="scenario-title">{ t }</h2>
-                    }
-                    if let Some(d) = &o.description {
-                        <div class="description">{ view_markdown(d) }</div>
-                    }
-                </section>
-                if let Some(r) = &o.report {
-                    { view_report(r) }
-                }
-            </main>
-            <footer>
-                <p>{ "Fairground · Licence: GPL-2.0 · Runs entirely in your browser." }</p>
-            </footer>
-            </>
-        }
+        self.view_page(ctx)
     }
 }
 
+/// Keys the page handles (not while typing in a field).
+fn wants_key(k: &KeyboardEvent) -> bool {
+    if k.ctrl_key() || k.meta_key() || k.alt_key() {
+        return false;
+    }
+    let typing = k.target().is_some_and(|t| {
+        t.dyn_ref::<HtmlInputElement>().is_some_and(|i| i.type_() != "range")
+            || t.dyn_ref::<HtmlTextAreaElement>().is_some()
+            || t.dyn_ref::<HtmlSelectElement>().is_some()
+    });
+    if typing {
+        return false;
+    }
+    matches!(
+        k.key().as_str(),
+        " " | "ArrowLeft" | "ArrowRight" | "." | "," | "Home" | "End" | "[" | "]" | "w" | "s" | "a" | "d" | "0" | "?" | "Escape" | "l"
+    )
+}
+
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+pub fn current_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
 impl App {
+    fn spawn_worker(&mut self, ctx: &Context<Self>) {
+        self.worker_gen = self.worker_gen.wrapping_add(1);
+        let gen = self.worker_gen;
+        let link = ctx.link().clone();
+        let bridge = SimWorker::spawner().callback(move |o| link.send_message(Msg::Worker(gen, o))).spawn(WORKER_JS);
+        self.bridge = Some(bridge);
+        self.in_flight = None;
+        self.queue.clear();
+    }
+
+    /// The worker died (a panic, or no answer): start a new one with the scenario as it is,
+    /// edits included, and go back to where the user was.
+    fn restart_worker(&mut self, ctx: &Context<Self>, why: String) {
+        self.restarts += 1;
+        self.playing = false;
+        let loading = self.sent_load;
+        let view = self.progress.view_ns;
+        // The run is deterministic: a crash at or before the time of the last one will happen
+        // again, so do not replay into it (that would loop).
+        let again = self.last_crash_ns.is_some_and(|t| view <= t);
+        self.last_crash_ns = Some(view);
+        self.spawn_worker(ctx);
+        if loading {
+            self.info = None;
+            self.loading = false;
+            self.sched_error = Some(format!("The simulator crashed while building this run ({why}). Change the scenario or pick another."));
+            return;
+        }
+        self.notice = Some(if again {
+            format!(
+                "The simulation worker stopped again at {} ({why}): this run crashes the simulator there. A new worker was started at time 0 with your scenario and edits.",
+                logic::fmt_time(view)
+            )
+        } else {
+            format!("The simulation worker stopped ({why}). A new one was started with your scenario and edits.")
+        });
+        if let Some(text) = self.text.clone() {
+            self.resume_ns = (!again).then_some(view);
+            self.load(ctx, text, Origin::Restart);
+        }
+    }
+
+    fn load(&mut self, ctx: &Context<Self>, text: String, origin: Origin) {
+        if origin != Origin::Restart {
+            self.last_crash_ns = None;
+        }
+        self.origin = origin;
+        self.loading = origin != Origin::Restart;
+        self.playing = false;
+        self.goal = None;
+        self.queue.clear();
+        self.request(ctx, Input::Load { text });
+    }
+
+    fn request(&mut self, ctx: &Context<Self>, input: Input) {
+        if self.in_flight.is_some() {
+            // Only the latest seek matters.
+            if matches!(input, Input::Seek { .. }) {
+                self.queue.retain(|q| !matches!(q, Input::Seek { .. }));
+            }
+            self.queue.push_back(input);
+            return;
+        }
+        if self.bridge.is_none() {
+            self.spawn_worker(ctx);
+        }
+        if let Some(b) = &self.bridge {
+            self.sent_load = matches!(input, Input::Load { .. });
+            b.send(input);
+            self.in_flight = Some(now_ms());
+        }
+    }
+
+    /// Send what is waiting: queued requests first, then the rest of a seek.
+    fn pump(&mut self, ctx: &Context<Self>) {
+        if self.in_flight.is_some() {
+            return;
+        }
+        if let Some(next) = self.queue.pop_front() {
+            self.request(ctx, next);
+            return;
+        }
+        if let Some(g) = self.goal {
+            let end = self.info.as_ref().map_or(0, |i| i.duration_ns);
+            if self.progress.view_ns < g.min(end) && !self.progress.finished && self.info.is_some() {
+                self.request(ctx, Input::Seek { to_ns: g });
+            } else {
+                self.goal = None;
+                self.save_view();
+            }
+        }
+    }
+
+    fn seek(&mut self, ctx: &Context<Self>, to: u64) {
+        self.playing = false;
+        self.goal = Some(to);
+        self.request(ctx, Input::Seek { to_ns: to });
+    }
+
+    fn frame(&mut self, ctx: &Context<Self>) -> bool {
+        let now = now_ms();
+        if let Some(sent) = self.in_flight {
+            if now - sent > WATCHDOG_MS {
+                self.restart_worker(ctx, format!("no answer for {} s", (WATCHDOG_MS / 1000.0) as u32));
+                return true;
+            }
+            return false;
+        }
+        if !self.playing || self.info.is_none() {
+            self.last_frame = now;
+            return false;
+        }
+        let dt = (now - self.last_frame).clamp(0.0, 100.0);
+        self.last_frame = now;
+        let speed = SPEEDS[self.speed].1;
+        let view = self.progress.view_ns;
+        let target = if speed.is_infinite() { u64::MAX } else { view.saturating_add((speed * dt / 1000.0).max(1.0) as u64) };
+        self.request(ctx, Input::Seek { to_ns: target });
+        false
+    }
+
+    fn on_output(&mut self, ctx: &Context<Self>, out: Output) {
+        match out {
+            Output::Loaded(info) => {
+                let cpus = info.cpus as usize;
+                *self.store.0.borrow_mut() = Store::new(cpus);
+                self.store_version += 1;
+                self.win = logic::clamp_window(0.0, info.duration_ns as f64, info.duration_ns);
+                self.text = Some(info.text.clone());
+                if self.origin == Origin::Fragment {
+                    self.pristine = (!self.restored).then(|| info.text.clone());
+                }
+                self.sched_error = None;
+                self.selected = None;
+                self.progress = Rc::new(Progress::default());
+                self.running = Rc::new(Vec::new());
+                self.info = Some(Rc::new(info));
+                let to = self.resume_ns.take().unwrap_or(0);
+                self.goal = Some(to);
+                self.request(ctx, Input::Seek { to_ns: to });
+            }
+            Output::Refused { message } => self.refused(ctx, message),
+            Output::Progress(p) => self.take_progress(p),
+            Output::Edited { text, at_ns, progress } => {
+                self.edit_error = None;
+                self.text = Some(text);
+                self.notice = Some(format!("Change recorded in the scenario's timeline at {}.", logic::fmt_time(at_ns)));
+                self.take_progress(progress);
+                self.save_view();
+            }
+            Output::EditRefused { message } => self.edit_error = Some(message),
+            Output::Crashed { message } => self.restart_worker(ctx, format!("it crashed: {message}")),
+        }
+    }
+
+    fn take_progress(&mut self, mut p: Progress) {
+        if self.loading && self.info.is_some() {
+            self.loading = false;
+        }
+        let slices = std::mem::take(&mut p.slices);
+        if p.truncate.is_some() || !slices.is_empty() {
+            let mut st = self.store.0.borrow_mut();
+            if let Some(n) = p.truncate {
+                st.truncate(n);
+            }
+            for s in &slices {
+                st.push(s);
+            }
+            self.store_version += 1;
+        }
+        if p.work_ms > 20.0 && p.work_events > 0 {
+            self.rate = Some(p.work_events as f64 * 1000.0 / p.work_ms);
+        }
+        if p.finished {
+            self.playing = false;
+        }
+        // While playing, keep the current time in view.
+        if self.playing {
+            let (t0, span) = self.win;
+            let v = p.view_ns as f64;
+            if v > t0 + span * 0.95 {
+                let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
+                self.win = logic::clamp_window(v - span * 0.5, span, d);
+            }
+        }
+        if p.live.is_empty() {
+            // Left out of this answer: the last figures stand.
+            p.live = self.progress.live.clone();
+        }
+        self.running = Rc::new(std::mem::take(&mut p.running));
+        self.progress = Rc::new(p);
+    }
+
+    fn refused(&mut self, ctx: &Context<Self>, message: String) {
+        self.info = None;
+        self.loading = false;
+        match self.origin {
+            Origin::Fragment => {
+                let why = open::refusal(&self.opened, &message);
+                if self.opened.stem.as_deref() == Some(DEFAULT_STEM) {
+                    self.opened.errors.push(why);
+                    return;
+                }
+                let index = match &self.index {
+                    Some(Ok(ix)) => Some(ix.clone()),
+                    _ => None,
+                };
+                self.generation = self.generation.wrapping_add(1);
+                self.loading = true;
+                let generation = self.generation;
+                ctx.link().send_future(async move {
+                    Msg::Opened(generation, open::fallback(why, open::index_entry(&index, DEFAULT_STEM)).await)
+                });
+            }
+            Origin::Panel | Origin::Restart => self.sched_error = Some(message),
+        }
+    }
+
     fn open_current(&mut self, ctx: &Context<Self>) {
-        let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+        let hash = current_hash();
         let mut route = logic::parse_fragment(&hash);
         if route == Route::Default {
             // Make the URL say what is shown, without adding a history entry.
@@ -214,196 +634,8 @@ impl App {
         };
         self.generation = self.generation.wrapping_add(1);
         self.loading = true;
+        self.playing = false;
         let generation = self.generation;
-        ctx.link().send_future(async move { Msg::Opened(generation, open(route, index).await) });
-    }
-}
-
-/// Open what a fragment asks for. A fragment that cannot be used leaves an error and opens the
-/// default scenario instead (contract §3: the app stays usable with its default scenario).
-async fn open(route: Route, index: Option<Vec<IndexEntry>>) -> Opened {
-    let default_entry = index_entry(&index, DEFAULT_STEM);
-    match route {
-        Route::Default => open_stem(DEFAULT_STEM, default_entry).await,
-        Route::Invalid(why) => fallback(format!("{}.", capitalize(&why)), default_entry).await,
-        Route::Scenario(stem) => {
-            let known = index.as_ref().map_or(true, |ix| ix.iter().any(|e| e.stem == stem));
-            if !known {
-                let why = format!("There is no shipped scenario named \"{stem}\".");
-                return fallback(why, default_entry).await;
-            }
-            let o = open_stem(&stem, index_entry(&index, &stem)).await;
-            if o.report.is_none() && stem != DEFAULT_STEM {
-                // Not fetched, or refused: name the problem and show the default instead.
-                return fallback(o.errors.join(" "), default_entry).await;
-            }
-            o
-        }
-        Route::Shared(data) => match logic::decode_share(&data) {
-            Err(why) => fallback(format!("{}.", capitalize(&why)), default_entry).await,
-            Ok(text) => {
-                let (title, description) = logic::scenario_heading(&text);
-                let title = title.unwrap_or_else(|| "Shared scenario".into());
-                match runner::run(&text) {
-                    Ok(r) => Opened {
-                        stem: None,
-                        title: Some(title),
-                        description,
-                        errors: vec![],
-                        report: Some(Rc::new(r)),
-                    },
-                    Err(e) => {
-                        let why = format!("The shared scenario \"{title}\" was not run: {}.", e.trim_end_matches('.'));
-                        fallback(why, default_entry).await
-                    }
-                }
-            }
-        },
-    }
-}
-
-/// Show the default scenario, after `why` (which names the problem).
-async fn fallback(why: String, default_entry: Option<IndexEntry>) -> Opened {
-    let mut errors = vec![format!("{why} Showing the default scenario \"{DEFAULT_STEM}\" instead.")];
-    let mut o = open_stem(DEFAULT_STEM, default_entry).await;
-    errors.append(&mut o.errors);
-    o.errors = errors;
-    o
-}
-
-fn index_entry(index: &Option<Vec<IndexEntry>>, stem: &str) -> Option<IndexEntry> {
-    index.as_ref().and_then(|ix| ix.iter().find(|e| e.stem == stem).cloned())
-}
-
-async fn open_stem(stem: &str, entry: Option<IndexEntry>) -> Opened {
-    let mut o = Opened { stem: Some(stem.to_string()), ..Opened::default() };
-    let url = logic::scenario_url(stem);
-    let text = match fetch_text(&url).await {
-        Ok(t) => t,
-        Err(e) => {
-            o.errors.push(format!("Could not load the scenario \"{stem}\" ({url}): {e}."));
-            return o;
-        }
-    };
-    let (title, description) = logic::scenario_heading(&text);
-    let entry_name = entry.as_ref().and_then(|e| e.name.clone());
-    let entry_desc = entry.as_ref().and_then(|e| e.description.clone());
-    o.title = Some(title.or(entry_name).unwrap_or_else(|| stem.to_string()));
-    o.description = description.or(entry_desc);
-    match runner::run(&text) {
-        Ok(r) => o.report = Some(Rc::new(r)),
-        Err(e) => {
-            let name = o.title.as_deref().unwrap_or(stem);
-            o.errors.push(format!("The scenario \"{name}\" ({stem}) was not run: {}.", e.trim_end_matches('.')));
-        }
-    }
-    o
-}
-
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let resp = Request::get(url).send().await.map_err(|e| format!("network error: {e}"))?;
-    if !resp.ok() {
-        return Err(format!("HTTP {} {}", resp.status(), resp.status_text()));
-    }
-    resp.text().await.map_err(|e| format!("could not read the response: {e}"))
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-fn view_markdown(text: &str) -> Html {
-    use logic::Inline;
-    html! {
-        { for logic::markdown_lite(text).into_iter().map(|p| html! {
-            <p>{ for p.into_iter().map(|i| match i {
-                Inline::Text(t) => html! { { t } },
-                Inline::Strong(t) => html! { <strong>{ t }</strong> },
-                Inline::Em(t) => html! { <em>{ t }</em> },
-                Inline::Code(t) => html! { <code>{ t }</code> },
-            }) }</p>
-        }) }
-    }
-}
-
-fn view_report(r: &Report) -> Html {
-    let effective: Vec<(String, String)> = match serde_json::to_value(&r.effective) {
-        Ok(serde_json::Value::Object(m)) => m
-            .into_iter()
-            .map(|(k, v)| {
-                let shown = match v.as_u64() {
-                    Some(ns) if k.ends_with("_ns") => format!("{} ({} ns)", logic::fmt_ms(ns), logic::fmt_int(ns)),
-                    _ => v.to_string(),
-                };
-                (k, shown)
-            })
-            .collect(),
-        _ => vec![],
-    };
-    html! {
-        <section id="report">
-            <dl class="summary">
-                <div><dt>{ "Scenario" }</dt><dd id="report-scenario">{ &r.scenario }</dd></div>
-                <div><dt>{ "Policy" }</dt><dd id="policy">{ r.policy }</dd></div>
-                <div><dt>{ "Duration" }</dt><dd id="duration">{ logic::fmt_ms(r.duration_ns) }</dd></div>
-                <div><dt>{ "Events" }</dt><dd id="events">{ logic::fmt_int(r.events) }</dd></div>
-                <div><dt>{ "Seed" }</dt><dd id="seed">{ r.seed }</dd></div>
-            </dl>
-            <h3>{ "Effective tunables" }</h3>
-            <table id="effective" class="kv">
-                <tbody>
-                    { for effective.iter().map(|(k, v)| html! { <tr><th scope="row"><code>{ k }</code></th><td>{ v }</td></tr> }) }
-                </tbody>
-            </table>
-            <h3>{ "Warnings" }</h3>
-            if r.warnings.is_empty() {
-                <p id="warnings" class="none">{ "None." }</p>
-            } else {
-                <ul id="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
-            }
-            <h3>{ "Tasks" }</h3>
-            <div class="table-wrap">
-            <table id="tasks-table" data-tasks={r.tasks.len().to_string()}>
-                <thead>
-                    <tr>
-                        <th rowspan="2">{ "Task" }</th>
-                        <th rowspan="2" class="num">{ "CPU share (%)" }</th>
-                        <th rowspan="2" class="num">{ "Wakeups" }</th>
-                        <th rowspan="2" class="num">{ "Switches" }</th>
-                        <th rowspan="2" class="num">{ "Involuntary" }</th>
-                        <th colspan="4" class="group">{ "Wakeup latency (µs)" }</th>
-                    </tr>
-                    <tr>
-                        <th class="num">{ "p50" }</th><th class="num">{ "p90" }</th>
-                        <th class="num">{ "p99" }</th><th class="num">{ "max" }</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    { for r.tasks.iter().map(|t| {
-                        let pct = logic::fmt_pct(t.share);
-                        let width = format!("width: {}%", if t.share.is_finite() { (t.share * 100.0).clamp(0.0, 100.0) } else { 0.0 });
-                        let l = &t.wakeup_latency_ns;
-                        html! {
-                            <tr>
-                                <td class="name">{ &t.name }</td>
-                                <td class="num share"><span class="bar" style={width}></span><span class="val">{ pct }</span></td>
-                                <td class="num">{ logic::fmt_int(t.wakeups) }</td>
-                                <td class="num">{ logic::fmt_int(t.switches) }</td>
-                                <td class="num">{ logic::fmt_int(t.involuntary) }</td>
-                                <td class="num">{ logic::fmt_us(l.p50) }</td>
-                                <td class="num">{ logic::fmt_us(l.p90) }</td>
-                                <td class="num">{ logic::fmt_us(l.p99) }</td>
-                                <td class="num">{ logic::fmt_us(l.max) }</td>
-                            </tr>
-                        }
-                    }) }
-                </tbody>
-            </table>
-            </div>
-        </section>
+        ctx.link().send_future(async move { Msg::Opened(generation, open::open(route, index).await) });
     }
 }

@@ -1,21 +1,9 @@
-//! Fairground web app: pick a scenario, run it in the browser, show the report.
-//!
-//! Built for the browser with `trunk build --release` (see README.md). The UI (`app`) only
-//! exists for wasm32; natively this binary just explains how to build it, so that
-//! `cargo test --workspace` can test the pure logic without a browser.
-
-// Natively only the tests use the logic; the UI that calls it is wasm32-only.
-#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-
-mod logic;
-mod runner;
-
-#[cfg(target_arch = "wasm32")]
-mod app;
+//! Fairground web app, the page: see `lib.rs`. Built for the browser with `trunk build
+//! --release` (see README.md); natively this binary only explains how to build it.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    app::start();
+    fairground_app::app::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,5 +1,6 @@
-// End-to-end tests of the web app in headless Chromium. Tests that need the simulation engine
-// (rows in #tasks-table) are marked "[engine]": they fail while run_text() refuses to run.
+// End-to-end tests of the web app in headless Chromium: fragments, the picker and the figures
+// of a finished run. Tests marked "[engine]" need the simulation (rows in #tasks-table). The
+// live parts (transport, timeline, edits, worker recovery) are in live.test.mjs.
 import zlib from 'node:zlib';
 import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
 
@@ -59,6 +60,12 @@ async function taskRows(page) {
   return rows;
 }
 
+/** Run to the end of the run (the page opens a scenario paused at time 0). */
+export async function runToEnd(page) {
+  await page.click('#btn-end');
+  await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
+}
+
 function shareLink(json) {
   return '#s=' + zlib.deflateRawSync(Buffer.from(json, 'utf8'), { level: 9 }).toString('base64url');
 }
@@ -113,6 +120,7 @@ for (const s of shipped) {
 // whose START_DEBIT placement is earlier) and 12 × 4 ms = 48% for the other.
 test('[engine] two-hogs: the hogs alternate tick by tick (52% / 48%)', async ({ page }) => {
   await openShown(page, 'two-hogs');
+  await runToEnd(page);
   const rows = await taskRows(page);
   assertEqual(rows.map((r) => r[0]), ['hog/0', 'hog/1'], 'task names');
   assertEqual(rows.map((r) => Number(r[1])), [48, 52], 'shares in %');
@@ -120,6 +128,7 @@ test('[engine] two-hogs: the hogs alternate tick by tick (52% / 48%)', async ({ 
 
 test('[engine] nice-0-vs-5: shares follow the weights 1024 : 335', async ({ page }) => {
   await openShown(page, 'nice-0-vs-5');
+  await runToEnd(page);
   const rows = await taskRows(page);
   assertEqual(rows.map((r) => r[0]), ['nice0', 'nice5'], 'task names');
   assert(Math.abs(Number(rows[0][1]) - 75.3) <= 2, `nice0 share ${rows[0][1]}%, expected ≈ 75.3%`);

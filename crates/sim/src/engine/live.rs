@@ -2,7 +2,6 @@
 //! (not only at the end, as the report gives them), and `timeline` entries added while the run
 //! is under way (the app's sched_setattr-like edits).
 
-use super::stats::nearest_rank;
 use super::task::TState;
 use super::Sim;
 use crate::scenario::{self, ScenarioError, TimelineEntry};
@@ -22,8 +21,25 @@ pub struct TaskLive {
     pub wakeup_latency_max: Option<u64>,
     pub nice: i32,
     pub latency_nice: i32,
+    /// The custom slice set with `slice_us` (eevdf-v6.12), None for the default slice.
+    pub custom_slice_ns: Option<u64>,
     /// 0 = not born, 1 = sleeping, 2 = runnable, 3 = running.
     pub state: u8,
+}
+
+/// Nearest-rank p50 and p99 (as `stats::nearest_rank`) without sorting: two selections, so a
+/// live view can ask for them many times a second.
+fn percentiles_50_99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
+    let n = v.len() as u64;
+    if n == 0 {
+        return (None, None);
+    }
+    let rank = |num: u64, den: u64| ((num * n).div_ceil(den).max(1) - 1) as usize;
+    let (i50, i99) = (rank(50, 100), rank(99, 100));
+    let p99 = *v.select_nth_unstable(i99).1;
+    // Everything left of i99 is ≤ p99, so p50 (at i50 ≤ i99) is found among them.
+    let p50 = if i50 == i99 { p99 } else { *v[..i99].select_nth_unstable(i50).1 };
+    (Some(p50), Some(p99))
 }
 
 impl Sim {
@@ -39,7 +55,7 @@ impl Sim {
             }
             scratch.clear();
             scratch.extend_from_slice(&t.stats.wakeup_latency);
-            scratch.sort_unstable();
+            let (p50, p99) = percentiles_50_99(scratch);
             out.push(TaskLive {
                 cpu_ns,
                 wakeups: t.stats.wakeups,
@@ -47,11 +63,12 @@ impl Sim {
                 involuntary: t.stats.involuntary,
                 wakeup_preemptions: t.stats.wakeup_preemptions,
                 wakeup_latency_count: scratch.len() as u64,
-                wakeup_latency_p50: nearest_rank(scratch, 50, 100),
-                wakeup_latency_p99: nearest_rank(scratch, 99, 100),
-                wakeup_latency_max: scratch.last().copied(),
+                wakeup_latency_p50: p50,
+                wakeup_latency_p99: p99,
+                wakeup_latency_max: scratch.iter().copied().max(),
                 nice: t.nice,
                 latency_nice: t.latency_nice,
+                custom_slice_ns: e.custom_slice.then_some(e.slice),
                 state: match t.state {
                     TState::Unborn => 0,
                     TState::Sleeping => 1,
@@ -95,5 +112,29 @@ impl Sim {
         self.changes.push(change);
         self.queue.push(entry.at_ns, super::events::Class::Timeline, id, 0);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percentiles_50_99;
+    use crate::engine::stats::nearest_rank;
+
+    #[test]
+    fn selections_give_the_nearest_rank_percentiles() {
+        let mut x = 12345u64;
+        for n in [1usize, 2, 3, 99, 100, 101, 1000, 4321] {
+            let v: Vec<u64> = (0..n)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (x >> 40) % 97
+                })
+                .collect();
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            let mut w = v.clone();
+            assert_eq!(percentiles_50_99(&mut w), (nearest_rank(&sorted, 50, 100), nearest_rank(&sorted, 99, 100)), "n = {n}");
+        }
+        assert_eq!(percentiles_50_99(&mut []), (None, None));
     }
 }

@@ -13,6 +13,7 @@ pub mod stats;
 pub mod task;
 pub mod trace;
 mod live;
+pub use live::TaskLive;
 pub mod workloads;
 
 use crate::cfs::Fair;

@@ -1,0 +1,12 @@
+//! Fairground web app, the simulation worker: see `worker.rs` in the library.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    fairground_app::worker::register();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("fairground-worker is the web app's Web Worker: build the app with `trunk build --release`.");
+    std::process::exit(2);
+}

@@ -1,0 +1,190 @@
+use super::*;
+
+const S: &str = r#"{ "format": "fairground-scenario/1", "name": "mix", "duration_ms": 400, "seed": 3,
+  "machine": { "cpus": 2 },
+  "scheduler": { "policy": "latency-nice-v12" },
+  "tasks": [ { "name": "hog", "count": 3, "behavior": { "kind": "hog" } },
+             { "name": "b", "count": 2, "behavior": { "kind": "bursty", "run_us": { "exp": 200 }, "sleep_us": { "exp": 700 } } },
+             { "name": "cyc", "nice": 5, "behavior": { "kind": "periodic", "period_us": 3000, "run_us": 200 } } ] }"#;
+
+/// What the page keeps: the slices, with truncations applied.
+#[derive(Default)]
+struct Page {
+    slices: Vec<WireSlice>,
+    last: Progress,
+}
+
+impl Page {
+    fn take(&mut self, p: Progress) {
+        if let Some(n) = p.truncate {
+            self.slices.truncate(n as usize);
+        }
+        self.slices.extend_from_slice(&p.slices);
+        self.last = p;
+    }
+}
+
+fn unlimited() -> Budget<'static> {
+    Budget { clock_ms: &|| 0.0, max_ms: f64::INFINITY }
+}
+
+/// A clock that advances 1 ms per reading: every answer does a little work only.
+fn tiny(counter: &std::cell::Cell<f64>) -> impl Fn() -> f64 + '_ {
+    move || {
+        counter.set(counter.get() + 1.0);
+        counter.get()
+    }
+}
+
+fn run_to(text: &str, to: u64) -> (Host, Page) {
+    let (mut h, _) = Host::load(text).unwrap();
+    let mut page = Page::default();
+    let w = h.seek(to, &unlimited());
+    page.take(h.progress(w));
+    (h, page)
+}
+
+#[test]
+fn small_budgets_reach_the_same_state_as_one_big_step() {
+    let (_, whole) = run_to(S, u64::MAX);
+    let (mut h, _) = Host::load(S).unwrap();
+    let c = std::cell::Cell::new(0.0);
+    let clock = tiny(&c);
+    let mut page = Page::default();
+    let mut answers = 0;
+    loop {
+        let w = h.seek(u64::MAX, &Budget { clock_ms: &clock, max_ms: 3.0 });
+        let p = h.progress(w);
+        let done = p.finished;
+        page.take(p);
+        answers += 1;
+        if done {
+            break;
+        }
+        assert!(answers < 100_000);
+    }
+    assert!(answers >= 3, "the budget did not split the work ({answers} answers)");
+    assert_eq!(page.slices, whole.slices);
+    assert_eq!(page.last.live, whole.last.live);
+    assert_eq!(page.last.view_ns, 400_000_000);
+}
+
+#[test]
+fn going_back_gives_the_state_of_a_run_that_stopped_there() {
+    for target in [0, 1, 3_999_999, 4_000_000, 123_456_789, 399_999_999] {
+        let (_, fresh) = run_to(S, target);
+        let (mut h, mut page) = run_to(S, u64::MAX);
+        let w = h.seek(target, &unlimited());
+        page.take(h.progress(w));
+        assert_eq!(page.last.view_ns, target);
+        assert_eq!(page.last.live, fresh.last.live, "at {target}");
+        assert_eq!(page.last.running, fresh.last.running, "at {target}");
+        // The page kept the whole run; nothing was sent twice.
+        let (_, whole) = run_to(S, u64::MAX);
+        assert_eq!(page.slices, whole.slices);
+    }
+}
+
+#[test]
+fn stepping_back_an_instant_undoes_stepping_forward_one() {
+    let (mut h, mut page) = run_to(S, 50_000_000);
+    h.step_instant();
+    let before = h.progress((0, 0.0));
+    h.step_instant();
+    page.take(h.progress((0, 0.0)));
+    assert!(page.last.view_ns > before.view_ns);
+    h.step_back_instant();
+    let back = h.progress((0, 0.0));
+    assert_eq!(back.view_ns, before.view_ns);
+    assert_eq!(back.live, before.live);
+    assert_eq!(back.running, before.running);
+}
+
+#[test]
+fn an_edit_is_recorded_and_its_scenario_replays_the_same_run() {
+    let (mut h, mut page) = run_to(S, u64::MAX);
+    // Back to 100 ms, then change a task: the future the page saw is dropped.
+    let w = h.seek(100_000_000, &unlimited());
+    page.take(h.progress(w));
+    let (text, at) = h.edit("cyc", &EditSet { latency_nice: Some(-20), nice: Some(-5), slice_us: None }).unwrap();
+    assert_eq!(at, 100_001_000);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["timeline"][0]["at_us"], 100_001);
+    assert_eq!(v["timeline"][0]["task"], "cyc");
+    page.take(h.progress((0, 0.0)));
+    assert!(page.slices.iter().all(|s| s.end_ns <= 100_000_000));
+    let w = h.seek(u64::MAX, &unlimited());
+    page.take(h.progress(w));
+
+    // The recorded scenario, run from scratch, is the same run.
+    let (_, replay) = run_to(&text, u64::MAX);
+    assert_eq!(page.slices, replay.slices);
+    assert_eq!(page.last.live, replay.last.live);
+    // And the edit mattered.
+    let (_, base) = run_to(S, u64::MAX);
+    assert_ne!(base.last.live, replay.last.live);
+
+    // Going back before the edit and forward again still applies it.
+    let w = h.seek(20_000_000, &unlimited());
+    page.take(h.progress(w));
+    let w = h.seek(u64::MAX, &unlimited());
+    page.take(h.progress(w));
+    assert_eq!(page.last.live, replay.last.live);
+}
+
+#[test]
+fn edits_are_refused_with_a_reason() {
+    let (mut h, _) = run_to(S, u64::MAX);
+    assert!(h.edit("cyc", &EditSet::default()).unwrap_err().contains("over"));
+    let (mut h, _) = run_to(S, 1_000_000);
+    assert!(h.edit("nobody", &EditSet::default()).unwrap_err().contains("nobody"));
+    assert!(h.edit("cyc", &EditSet { nice: Some(40), ..EditSet::default() }).unwrap_err().contains("-20..=19"));
+}
+
+#[test]
+fn refusals_are_messages() {
+    assert!(Host::load("{").is_err());
+    // Refused on cost in the browser (contract §1.1): the message gives the estimate.
+    let e = Host::load(r#"{ "format": "fairground-scenario/1", "name": "x", "duration_ms": 600000, "scheduler": { "policy": "cfs-v6.2" },
+        "tasks": [ { "name": "p", "count": 4096, "behavior": { "kind": "periodic", "period_us": 10, "run_us": 1 } } ] }"#);
+    assert!(e.err().is_some_and(|m| m.contains("event")));
+}
+
+#[test]
+fn many_checkpoints_are_thinned() {
+    let (mut h, _) = Host::load(&S.replace("\"duration_ms\": 400", "\"duration_ms\": 20000")).unwrap();
+    h.cp_every = 1000;
+    h.seek(u64::MAX, &unlimited());
+    assert!(h.checkpoints.len() <= MAX_CHECKPOINTS);
+    assert!(h.checkpoints.windows(2).all(|w| w[0].upto < w[1].upto));
+    let (_, fresh) = run_to(&S.replace("\"duration_ms\": 400", "\"duration_ms\": 20000"), 7_777_777_777);
+    let w = h.seek(7_777_777_777, &unlimited());
+    assert_eq!(h.progress(w).live, fresh.last.live);
+}
+
+#[test]
+fn a_slice_edit_under_eevdf_v612_shows_in_the_live_figures() {
+    let text = S.replace("latency-nice-v12", "eevdf-v6.12");
+    let (mut h, _) = run_to(&text, 10_000_000);
+    assert_eq!(h.progress((0, 0.0)).live[5].slice_us, None);
+    h.edit("cyc", &EditSet { slice_us: Some(100), ..EditSet::default() }).unwrap();
+    let w = h.seek(20_000_000, &unlimited());
+    assert_eq!(h.progress(w).live[5].slice_us, Some(100));
+    // Back before the edit: the default slice again.
+    let w = h.seek(5_000_000, &unlimited());
+    assert_eq!(h.progress(w).live[5].slice_us, None);
+}
+
+#[test]
+fn workload_tasks_say_what_they_are() {
+    let text = r#"{ "format": "fairground-scenario/1", "name": "hb", "duration_ms": 20, "machine": { "cpus": 2 },
+        "scheduler": { "policy": "cfs-v6.2" },
+        "workloads": [ { "kind": "hackbench", "name": "hb", "groups": 1, "fds": 2, "loops": 10 } ] }"#;
+    let (mut h, info) = Host::load(text).unwrap();
+    assert_eq!(info.tasks[0].name, "hb/sender0");
+    assert_eq!(info.tasks[0].behaviour, "hackbench sender");
+    assert!(info.tasks.iter().any(|t| t.behaviour == "hackbench receiver"));
+    let w = h.seek(u64::MAX, &unlimited());
+    let p = h.progress(w);
+    assert!(p.finished && !p.slices.is_empty());
+}
