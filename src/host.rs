@@ -40,6 +40,8 @@ pub struct Host {
     truncate: Option<u64>,
     scratch: Vec<u64>,
     live: Vec<TaskLive>,
+    /// The trees / decision log / key chart panels (issue 8).
+    insight: insight::Insight,
 }
 
 /// Wall-clock budget of one answer, so the worker keeps answering while it plays.
@@ -112,6 +114,7 @@ impl Host {
             truncate: None,
             scratch: Vec::new(),
             live: Vec::new(),
+            insight: insight::Insight::default(),
         };
         Ok((host, info))
     }
@@ -167,6 +170,7 @@ impl Host {
             let _ = sim.add_timeline_entry(&self.scenario, e);
         }
         self.last_cp_events = sim.events;
+        self.insight.restored(&mut sim, cp.upto);
         self.sim = sim;
         self.view_ns = cp.upto.saturating_sub(1);
     }
@@ -192,6 +196,7 @@ impl Host {
                 }
             }
             self.sim.step_instant();
+            self.insight.after_instant(&mut self.sim);
             self.view_ns = self.sim.now;
             if self.sim.events - self.last_cp_events >= self.cp_every {
                 self.checkpoint();
@@ -297,6 +302,15 @@ impl Host {
         Ok((text, at_ns))
     }
 
+    /// What the panels of issue 8 look at changed.
+    pub fn set_insight(&mut self, ask: crate::insight::Ask) {
+        let upto = self.processed_upto().min(self.sim.duration_ns);
+        if self.insight.set_ask(ask, &mut self.sim, upto) && upto > 0 {
+            // Record from the start: back to the first checkpoint; the page seeks forward again.
+            self.restore_before(0);
+        }
+    }
+
     /// The answer to a request: figures now, and the slices the page does not have yet.
     pub fn progress(&mut self, work: (u64, f64)) -> Progress {
         self.progress_with(work, true)
@@ -357,6 +371,7 @@ impl Host {
             slices,
             work_events: work.0,
             work_ms: work.1,
+            insight: if with_live { self.insight.answer(&mut self.sim, view) } else { None },
         }
     }
 }
@@ -391,5 +406,6 @@ fn describe(b: &Behavior) -> String {
     }
 }
 
+mod insight;
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,7 @@
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 pub mod host;
+pub mod insight;
 pub mod lod;
 pub mod logic;
 pub mod proto;
@@ -16,6 +17,12 @@ pub mod settings;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 mod open;
+#[cfg(target_arch = "wasm32")]
+mod inside;
+#[cfg(target_arch = "wasm32")]
+mod keychart;
+#[cfg(target_arch = "wasm32")]
+mod trees;
 #[cfg(target_arch = "wasm32")]
 mod panels;
 #[cfg(target_arch = "wasm32")]
