@@ -407,5 +407,6 @@ fn describe(b: &Behavior) -> String {
 }
 
 mod insight;
+mod rbreplay;
 #[cfg(test)]
 mod tests;

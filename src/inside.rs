@@ -20,6 +20,7 @@ pub struct Props {
     /// The worker's last answer for the panels.
     pub data: Rc<Option<Box<Insight>>>,
     pub view_ns: u64,
+    pub playing: bool,
     pub selected: Option<u32>,
     /// The timeline point clicked last (CPU, ns), for "why did this run?".
     pub picked: Option<(u32, u64)>,
@@ -152,7 +153,7 @@ impl Component for Inside {
                             { for (0..p.info.cpus).map(|c| html! { <option value={c.to_string()} selected={c == self.tree_cpu}>{ c }</option> }) }
                         </select>
                         if let Some(t) = data.and_then(|d| d.trees.as_ref()) {
-                            <TreesView trees={Rc::new(t.clone())} info={p.info.clone()} />
+                            <TreesView trees={Rc::new(t.clone())} info={p.info.clone()} playing={p.playing} />
                         } else {
                             <p class="status">{ "waiting for the worker…" }</p>
                         }

@@ -85,6 +85,20 @@ pub struct Tree {
     pub ops: Vec<Op>,
     /// More operations happened than are listed.
     pub ops_dropped: u64,
+    /// The tree after each structural operation of `ops`, replayed from the tree of the last
+    /// answer (empty when that was not possible), for a step-by-step animation.
+    pub frames: Vec<Frame>,
+    /// Nodes erased by these operations (for drawing the frames before their erase).
+    pub gone: Vec<Node>,
+}
+
+/// One intermediate tree: (entity, red, left, right) sorted by entity, and the index in `ops`
+/// of the structural operation that produced it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Frame {
+    pub root: u32,
+    pub nodes: Vec<(u32, bool, u32, u32)>,
+    pub op: u32,
 }
 
 /// An rb-tree operation (the core's `RbOp`), in words for the list and with the entities

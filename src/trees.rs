@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
 use crate::insight::{Node, Tree, Trees};
@@ -25,6 +26,8 @@ const R: f64 = 15.0;
 pub struct Props {
     pub trees: Rc<Trees>,
     pub info: Rc<RunInfo>,
+    /// While the run plays, answers come every frame: show each tree as it is, no replays.
+    pub playing: bool,
 }
 
 fn ms(ns: i64) -> String {
@@ -255,45 +258,161 @@ fn view_axis(t: &Trees, info: &RunInfo) -> Html {
     }
 }
 
-#[function_component(TreesView)]
-pub fn trees_view(p: &Props) -> Html {
-    let t = &*p.trees;
-    let big = t.tasks.nodes.len() > LIST_ABOVE;
-    let list_choice = use_state(|| None::<bool>);
-    let list = list_choice.unwrap_or(big);
-    let flip = {
-        let s = list_choice.clone();
-        Callback::from(move |_| s.set(Some(!list)))
-    };
-    html! {
-        <div class="trees" id="trees" data-flavour={t.flavour.clone()} data-nr-running={t.nr_running.to_string()}>
-            <p class="hint">
-                { format!("CPU {}: nr_running {}, min_vruntime {:.3} ms", t.cpu, t.nr_running, t.min_vruntime as f64 / 1e6) }
-                if let Some(v) = t.avg_vruntime { { format!(", V = avg_vruntime {:.3} ms", v as f64 / 1e6) } }
-                { ". Keys in ms relative to min_vruntime" }
-                if t.avg_vruntime.is_some() { { " (deadline and lag relative to V; a green dot is eligible, a dashed ring a delayed dequeue)" } }
-                { ". Ring colour = the task's colour on the timeline, so an entity in both trees is the same colour. " }
-                <button id="tree-mode" class="small" onclick={flip}>{ if list { "show as a tree" } else { "show as a list" } }</button>
-            </p>
-            <div class="tree-row">
-                <figure class="curr" id="tree-curr" data-task={t.curr.as_ref().map(|c| full(&p.info, c)).unwrap_or_default()}>
-                    <figcaption>{ "curr (not in the tree)" }</figcaption>
-                    if let Some(c) = &t.curr {
-                        <svg width="90" height="80" viewBox="-45 -24 90 80">
-                            <g class="node">{ glyph(t, &p.info, c, false, html! {
-                                <text class="key" y={(R + 11.0).to_string()}>{ ms(c.vruntime_rel) }</text>
-                            }) }</g>
-                        </svg>
-                    } else {
-                        <p class="muted">{ "none" }</p>
+/// How long each intermediate tree of a step stays on screen (the CSS transitions take 0.6 s).
+const FRAME_MS: u32 = 900;
+
+/// `tree` as it was after frame `k` of its step: nodes in in-order (found by walking from the
+/// root), keys from the nodes after the step or, for nodes erased later in it, from `gone`.
+fn tree_at(tree: &Tree, k: usize) -> Option<Tree> {
+    let f = tree.frames.get(k)?;
+    let links: HashMap<u32, (bool, u32, u32)> = f.nodes.iter().map(|&(id, red, l, r)| (id, (red, l, r))).collect();
+    let info = |id: u32| tree.nodes.iter().chain(tree.gone.iter()).find(|n| n.entity == id).cloned();
+    let mut order = Vec::with_capacity(f.nodes.len());
+    let mut stack = Vec::new();
+    let mut cur = f.root;
+    // In-order walk, bounded by the node count so a malformed message cannot loop.
+    while (cur != NONE || !stack.is_empty()) && order.len() <= f.nodes.len() {
+        while let Some(&(_, l, _)) = links.get(&cur) {
+            stack.push(cur);
+            if stack.len() > f.nodes.len() {
+                return None;
+            }
+            cur = l;
+        }
+        let Some(id) = stack.pop() else { break };
+        order.push(id);
+        cur = links.get(&id).map_or(NONE, |x| x.2);
+    }
+    let nodes = order
+        .iter()
+        .filter_map(|&id| {
+            let (red, left, right) = links.get(&id).copied()?;
+            let mut n = info(id)?;
+            (n.red, n.left, n.right) = (red, left, right);
+            Some(n)
+        })
+        .collect::<Vec<_>>();
+    let op = tree.ops.get(f.op as usize).cloned();
+    Some(Tree {
+        root: f.root,
+        leftmost: nodes.first().map_or(NONE, |n| n.entity),
+        nodes,
+        ops: op.into_iter().collect(),
+        frames: Vec::new(),
+        gone: Vec::new(),
+        ..tree.clone()
+    })
+}
+
+pub enum Msg {
+    Flip,
+    Next,
+    Replay,
+}
+
+pub struct TreesView {
+    list: Option<bool>,
+    /// The intermediate tree shown (None: the tree after the step).
+    frame: Option<usize>,
+    timer: Option<Timeout>,
+}
+
+impl TreesView {
+    fn frames(p: &Props) -> usize {
+        p.trees.tasks.frames.len().max(p.trees.latency.as_ref().map_or(0, |l| l.frames.len()))
+    }
+
+    fn start(&mut self, ctx: &Context<Self>) {
+        self.timer = None;
+        self.frame = None;
+        if Self::frames(ctx.props()) > 1 && !ctx.props().playing {
+            self.frame = Some(0);
+            let link = ctx.link().clone();
+            self.timer = Some(Timeout::new(FRAME_MS, move || link.send_message(Msg::Next)));
+        }
+    }
+}
+
+impl Component for TreesView {
+    type Message = Msg;
+    type Properties = Props;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let mut v = TreesView { list: None, frame: None, timer: None };
+        v.start(ctx);
+        v
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, _old: &Props) -> bool {
+        self.start(ctx);
+        true
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Flip => {
+                let big = ctx.props().trees.tasks.nodes.len() > LIST_ABOVE;
+                self.list = Some(!self.list.unwrap_or(big));
+            }
+            Msg::Replay => self.start(ctx),
+            Msg::Next => {
+                let n = Self::frames(ctx.props());
+                self.frame = self.frame.map(|k| k + 1).filter(|&k| k < n);
+                self.timer = self.frame.map(|_| {
+                    let link = ctx.link().clone();
+                    Timeout::new(FRAME_MS, move || link.send_message(Msg::Next))
+                });
+            }
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let p = ctx.props();
+        let t = &*p.trees;
+        let link = ctx.link();
+        let list = self.list.unwrap_or(t.tasks.nodes.len() > LIST_ABOVE);
+        let at = |tree: &Tree| -> Option<Tree> { if list { None } else { self.frame.and_then(|k| tree_at(tree, k)) } };
+        let tasks_now = at(&t.tasks);
+        let latency_now = t.latency.as_ref().map(|l| at(l));
+        let n = Self::frames(p);
+        html! {
+            <div class="trees" id="trees" data-flavour={t.flavour.clone()} data-nr-running={t.nr_running.to_string()}
+                data-frames={n.to_string()} data-animating={self.frame.is_some().to_string()}>
+                <p class="hint">
+                    { format!("CPU {}: nr_running {}, min_vruntime {:.3} ms", t.cpu, t.nr_running, t.min_vruntime as f64 / 1e6) }
+                    if let Some(v) = t.avg_vruntime { { format!(", V = avg_vruntime {:.3} ms", v as f64 / 1e6) } }
+                    { ". Keys in ms relative to min_vruntime" }
+                    if t.avg_vruntime.is_some() { { " (deadline and lag relative to V; a green dot is eligible, a dashed ring a delayed dequeue)" } }
+                    { ". Ring colour = the task's colour on the timeline, so an entity in both trees is the same colour. " }
+                    <button id="tree-mode" class="small" onclick={link.callback(|_| Msg::Flip)}>{ if list { "show as a tree" } else { "show as a list" } }</button>
+                    if n > 1 && !list {
+                        { " " }
+                        <button id="tree-replay" class="small" onclick={link.callback(|_| Msg::Replay)}>
+                            { match self.frame { Some(k) => format!("operation {} of {n}…", k + 1), None => format!("▶ replay this step's {n} operations") } }
+                        </button>
                     }
-                </figure>
-                { view_tree(t, &p.info, &t.tasks, list) }
-                if let Some(l) = &t.latency {
-                    { view_tree(t, &p.info, l, list) }
-                }
+                </p>
+                <div class="tree-row">
+                    <figure class="curr" id="tree-curr" data-task={t.curr.as_ref().map(|c| full(&p.info, c)).unwrap_or_default()}>
+                        <figcaption>{ "curr (not in the tree)" }</figcaption>
+                        if let Some(c) = &t.curr {
+                            <svg width="90" height="80" viewBox="-45 -24 90 80">
+                                <g class="node">{ glyph(t, &p.info, c, false, html! {
+                                    <text class="key" y={(R + 11.0).to_string()}>{ ms(c.vruntime_rel) }</text>
+                                }) }</g>
+                            </svg>
+                        } else {
+                            <p class="muted">{ "none" }</p>
+                        }
+                    </figure>
+                    { view_tree(t, &p.info, tasks_now.as_ref().unwrap_or(&t.tasks), list) }
+                    if let (Some(l), Some(now)) = (&t.latency, latency_now) {
+                        { view_tree(t, &p.info, now.as_ref().unwrap_or(l), list) }
+                    }
+                </div>
+                { view_axis(t, &p.info) }
             </div>
-            { view_axis(t, &p.info) }
-        </div>
+        }
     }
 }

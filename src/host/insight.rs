@@ -14,6 +14,7 @@ use fairground_sim::explain::{why_stint, Decision, Why};
 use fairground_sim::rbtree::{Color, RbOp, RbShape};
 use fairground_sim::view::{key_sample, rq_view, KeySample, NodeInfo};
 
+use super::rbreplay::{replay, Step};
 use crate::insight::*;
 use crate::proto::NONE;
 
@@ -37,6 +38,9 @@ pub struct Insight {
     samples_from: u64,
     /// The tree ops of the last answer are replay noise (a rewind happened): send none.
     ops_stale: bool,
+    /// The trees of the last answer, to replay the operations since on.
+    prev_tasks: Option<Tree>,
+    prev_latency: Option<Tree>,
 }
 
 impl Insight {
@@ -70,6 +74,8 @@ impl Insight {
             }
         }
         if self.ask.trees != old_trees {
+            self.prev_tasks = None;
+            self.prev_latency = None;
             if let Some(c) = old_trees {
                 if (c as usize) < sim.cpus.len() {
                     let _ = sim.fair.take_tree_ops(c);
@@ -149,10 +155,14 @@ impl Insight {
                 let mut t = trees(sim, cpu);
                 if !stale {
                     (t.tasks.ops, t.tasks.ops_dropped) = ops(sim, &ops_t);
+                    animate(&mut t.tasks, self.prev_tasks.as_ref(), &ops_t);
                     if let Some(l) = t.latency.as_mut() {
                         (l.ops, l.ops_dropped) = ops(sim, &ops_l);
+                        animate(l, self.prev_latency.as_ref(), &ops_l);
                     }
                 }
+                self.prev_tasks = Some(plain(&t.tasks));
+                self.prev_latency = t.latency.as_ref().map(plain);
                 out.trees = Some(t);
             }
         }
@@ -369,6 +379,38 @@ pub(crate) fn trees(sim: &Sim, cpu: u32) -> Trees {
         curr: v.curr.as_ref().map(|c| node(c, false, NONE, NONE, min_slice(c.entity))),
         tasks,
         latency,
+    }
+}
+
+/// Trees with at most this many nodes, and steps of at most MAX_OPS operations, are animated.
+const ANIMATE_NODES: usize = 64;
+
+/// The tree's structure and node keys, without the operations (what the next step starts from).
+fn plain(t: &Tree) -> Tree {
+    Tree { ops: Vec::new(), frames: Vec::new(), gone: Vec::new(), ..t.clone() }
+}
+
+/// Replay `log` from `prev` into `t.frames`, when small enough and consistent.
+fn animate(t: &mut Tree, prev: Option<&Tree>, log: &[RbOp]) {
+    let Some(prev) = prev else { return };
+    if log.is_empty() || log.len() > MAX_OPS || t.nodes.len().max(prev.nodes.len()) > ANIMATE_NODES {
+        return;
+    }
+    let shape = |tr: &Tree| tr.nodes.iter().map(|n| (n.entity, n.red, n.left, n.right)).collect::<Vec<_>>();
+    let steps: Vec<Step> = log
+        .iter()
+        .map(|op| match *op {
+            RbOp::Insert { id, parent, left } => Step::Insert { id, parent: nil(parent), left },
+            RbOp::Erase { id } => Step::Erase { id },
+            RbOp::RotateLeft { id } => Step::RotateLeft { id },
+            RbOp::RotateRight { id } => Step::RotateRight { id },
+            RbOp::Recolor { id, color } => Step::Recolor { id, red: color == Color::Red },
+            RbOp::Replace { old, new } => Step::Replace { old, new },
+        })
+        .collect();
+    if let Some(frames) = replay((prev.root, &shape(prev)), &steps, (t.root, &shape(t))) {
+        t.frames = frames;
+        t.gone = prev.nodes.iter().filter(|p| t.nodes.iter().all(|n| n.entity != p.entity)).cloned().collect();
     }
 }
 

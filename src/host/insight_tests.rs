@@ -201,3 +201,35 @@ fn eevdf_trees_and_chart_carry_v_and_lag() {
     let c = insight(&mut h).chart.unwrap();
     assert!(c.samples.is_empty());
 }
+
+#[test]
+fn every_small_step_replays_into_frames_that_end_at_the_tree_after_it() {
+    // 19 tasks on one CPU (v12, with a latency tree): each event inserts and erases, often with
+    // rotations. The replay of the operation log from the previous answer's tree must land on
+    // the core's tree (checked inside `replay`, which returns None otherwise).
+    let (mut h, _) = Host::load(&shipped("latency-nice-ladder")).unwrap();
+    h.set_insight(Ask { trees: Some(0), ..Default::default() });
+    let _ = h.progress((0, 0.0));
+    let (mut animated, mut rotations, mut with_ops) = (0, 0, 0);
+    for _ in 0..600 {
+        h.step_instant();
+        let tr = insight(&mut h).trees.unwrap();
+        for t in std::iter::once(&tr.tasks).chain(tr.latency.as_ref()) {
+            if t.ops.is_empty() {
+                continue;
+            }
+            with_ops += 1;
+            if t.ops_dropped == 0 && t.ops.len() <= MAX_OPS {
+                assert!(!t.frames.is_empty(), "{} ops gave no frames: {:?}", t.name, t.ops);
+                animated += 1;
+                rotations += t.ops.iter().filter(|o| o.rotation).count();
+                let last = t.frames.last().unwrap();
+                assert_eq!(last.root, t.root);
+                assert_eq!(last.nodes.len(), t.nodes.len());
+            }
+        }
+    }
+    // Steps of more than MAX_OPS operations (a burst of wakeups) are listed, not animated.
+    assert!(animated > 100 && animated + 5 > with_ops, "animated {animated} of {with_ops}");
+    assert!(rotations > 0, "no rotation in 600 events");
+}

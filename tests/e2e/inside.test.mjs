@@ -150,3 +150,23 @@ test('key chart: the selected task\'s vruntime over time', async ({ page }) => {
   const n = Number(await page.locator('figure.keychart').getAttribute('data-samples'));
   assert(n > 2, `samples ${n}`);
 });
+
+test('trees: a step with several operations is replayed one operation at a time, then shows the tree after it', async ({ page }) => {
+  await fresh(page, '#scenario=latency-nice-ladder');
+  await page.click('#btn-trees');
+  await page.waitForSelector('#tree-tasks');
+  let frames = 0;
+  for (let i = 0; i < 40 && frames < 2; i++) {
+    await page.click('#btn-step-event');
+    await idle(page);
+    frames = Number(await page.locator('#trees').getAttribute('data-frames'));
+  }
+  assert(frames >= 2, 'forty events without a step of two structural tree operations');
+  await page.click('#tree-replay');
+  await page.waitForSelector('#trees[data-animating="true"]');
+  // One operation listed at a time while replaying, the current one.
+  const first = await page.locator('#tree-replay').innerText();
+  assert(/^operation 1 of \d+/.test(first), `replay button: ${first}`);
+  await page.waitForSelector('#trees[data-animating="false"]', { timeout: 1000 * frames + 10_000 });
+  assert(/replay this step/.test(await page.locator('#tree-replay').innerText()), 'the replay ends on the tree after the step');
+});
