@@ -103,6 +103,8 @@ test('trees: two hogs on one CPU, one in the tree (the leftmost) and curr beside
   await page.click('#btn-step-tick');
   await idle(page);
   await page.waitForSelector('#tree-tasks');
+  // The step's operations (put curr back, take the next out) are replayed first.
+  await page.waitForSelector('#trees[data-animating="false"]', { timeout: 20_000 });
   const t = await page.locator('#trees').evaluate((el) => ({
     nr: el.dataset.nrRunning,
     nodes: el.querySelector('#tree-tasks').dataset.nodes,
