@@ -19,7 +19,7 @@ use crate::raster::{css, task_rgb};
 /// Above this many nodes the list view is the default (the tree stays available, scrolling).
 const LIST_ABOVE: usize = 48;
 const COL: f64 = 66.0;
-const ROW: f64 = 64.0;
+const ROW: f64 = 72.0;
 const R: f64 = 15.0;
 
 #[derive(Properties, PartialEq)]
@@ -39,9 +39,11 @@ fn short(info: &RunInfo, n: &Node) -> String {
         return format!("g{}", n.entity);
     }
     let name = info.tasks.get(n.task as usize).map_or_else(|| format!("t{}", n.task), |t| t.name.clone());
-    if name.chars().count() > 7 {
-        let s: String = name.chars().take(6).collect();
-        format!("{s}…")
+    // Workload names share a prefix ("hb/sender16"): keep the end, which tells them apart.
+    let n = name.chars().count();
+    if n > 9 {
+        let s: String = name.chars().skip(n - 8).collect();
+        format!("…{s}")
     } else {
         name
     }
@@ -123,7 +125,8 @@ fn glyph(t: &Trees, info: &RunInfo, n: &Node, touched: bool, extra: Html) -> Htm
             <title>{ tooltip(t, info, n) }</title>
             <circle r={R.to_string()} class={classes!("rb", if n.red { "red" } else { "black" }, touched.then_some("touched"), n.delayed.then_some("delayed"))}
                 style={format!("stroke: {ring}")} />
-            <text class="label" y="4">{ short(info, n) }</text>
+            <text class="label" y="3">{ n.entity }</text>
+            <text class="name" y={(R + 10.0).to_string()}>{ short(info, n) }</text>
             if eevdf {
                 <circle class={classes!("elig", if n.eligible { "yes" } else { "no" })} cx={(R * 0.8).to_string()} cy={(-R * 0.8).to_string()} r="4" />
             }
@@ -167,7 +170,7 @@ fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
     } else {
         let (pos, index, max_d) = layout(tree);
         let w = (COL * tree.nodes.len().max(1) as f64).max(COL * 2.0);
-        let h = ROW * (max_d as f64 + 1.0) + 34.0 + if eevdf { 14.0 } else { 0.0 };
+        let h = ROW * (max_d as f64 + 1.0) + 40.0 + if eevdf { 14.0 } else { 0.0 };
         let edges = tree.nodes.iter().enumerate().flat_map(|(i, n)| {
             [n.left, n.right].into_iter().filter_map(|c| index.get(&c).copied()).map(move |j| (i, j, tree.nodes[j].entity)).collect::<Vec<_>>()
         });
@@ -187,7 +190,7 @@ fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
                         }
                         let extra = html! {
                             <>
-                            { for lines.iter().enumerate().map(|(k, l)| html! { <text class="key" y={(R + 11.0 + 11.0 * k as f64).to_string()}>{ l }</text> }) }
+                            { for lines.iter().enumerate().map(|(k, l)| html! { <text class="key" y={(R + 21.0 + 11.0 * k as f64).to_string()}>{ l }</text> }) }
                             if n.entity == tree.leftmost {
                                 <text class="leftmost-mark" y={(-R - 4.0).to_string()}>{ "leftmost" }</text>
                             }
@@ -397,9 +400,9 @@ impl Component for TreesView {
                     <figure class="curr" id="tree-curr" data-task={t.curr.as_ref().map(|c| full(&p.info, c)).unwrap_or_default()}>
                         <figcaption>{ "curr (not in the tree)" }</figcaption>
                         if let Some(c) = &t.curr {
-                            <svg width="90" height="80" viewBox="-45 -24 90 80">
+                            <svg width="90" height="90" viewBox="-45 -24 90 90">
                                 <g class="node">{ glyph(t, &p.info, c, false, html! {
-                                    <text class="key" y={(R + 11.0).to_string()}>{ ms(c.vruntime_rel) }</text>
+                                    <text class="key" y={(R + 21.0).to_string()}>{ ms(c.vruntime_rel) }</text>
                                 }) }</g>
                             </svg>
                         } else {

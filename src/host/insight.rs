@@ -19,7 +19,7 @@ use crate::insight::*;
 use crate::proto::NONE;
 
 /// Decisions kept; beyond it the oldest half is dropped (the log then starts later).
-const MAX_DECISIONS: usize = 400_000;
+const MAX_DECISIONS: usize = 200_000;
 /// Key samples kept, and the most sent in one answer.
 const MAX_SAMPLES: usize = 200_000;
 const CHART_POINTS: usize = 1_200;

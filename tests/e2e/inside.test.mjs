@@ -111,7 +111,7 @@ test('trees: two hogs on one CPU, one in the tree (the leftmost) and curr beside
     leftmost: el.querySelector('#tree-tasks').dataset.leftmost,
     curr: el.querySelector('#tree-curr').dataset.task,
     drawn: el.querySelectorAll('#tree-tasks svg g.node').length,
-    marked: el.querySelector('#tree-tasks g.node.leftmost text.label')?.textContent,
+    marked: el.querySelector('#tree-tasks g.node.leftmost text.name')?.textContent,
   }));
   assertEqual([t.nr, t.nodes, t.drawn], ['2', '1', 1], 'nr_running, nodes, drawn nodes');
   assert(/^hog\/[01]$/.test(t.curr) && /^hog\/[01]$/.test(t.leftmost) && t.curr !== t.leftmost, `curr ${t.curr}, leftmost ${t.leftmost}`);
