@@ -19,7 +19,6 @@ use crate::raster::{css, task_rgb};
 /// Above this many nodes the list view is the default (the tree stays available, scrolling).
 const LIST_ABOVE: usize = 48;
 const COL: f64 = 66.0;
-const ROW: f64 = 72.0;
 const R: f64 = 15.0;
 
 #[derive(Properties, PartialEq)]
@@ -90,8 +89,22 @@ fn tooltip(t: &Trees, info: &RunInfo, n: &Node) -> String {
     s
 }
 
+/// The lines under a node: its key and weight; under EEVDF deadline, lag and slice (and under
+/// v6.6 the vruntime it is keyed by).
+fn node_lines(t: &Trees, tree: &Tree, n: &Node) -> Vec<String> {
+    if t.avg_vruntime.is_none() || tree.name == "latency_timeline" {
+        vec![ms(key_of(t, tree, n)), format!("w {}", n.weight)]
+    } else {
+        let mut l = vec![format!("d{}", ms(n.deadline_rel)), format!("lag{}", ms(n.lag)), format!("s {:.2}", n.slice as f64 / 1e6)];
+        if t.flavour == "v6.6" {
+            l.insert(0, format!("v{}", ms(n.vruntime_rel)));
+        }
+        l
+    }
+}
+
 /// Node positions: x by in-order rank, y by depth.
-fn layout(tree: &Tree) -> (Vec<(f64, f64)>, HashMap<u32, usize>, usize) {
+fn layout(tree: &Tree, row: f64) -> (Vec<(f64, f64)>, HashMap<u32, usize>, usize) {
     let index: HashMap<u32, usize> = tree.nodes.iter().enumerate().map(|(i, n)| (n.entity, i)).collect();
     let mut depth = vec![0usize; tree.nodes.len()];
     let mut stack = Vec::new();
@@ -113,7 +126,7 @@ fn layout(tree: &Tree) -> (Vec<(f64, f64)>, HashMap<u32, usize>, usize) {
             }
         }
     }
-    let pos = depth.iter().enumerate().map(|(i, &d)| (COL * i as f64 + COL / 2.0, ROW * d as f64 + 30.0)).collect();
+    let pos = depth.iter().enumerate().map(|(i, &d)| (COL * i as f64 + COL / 2.0, row * d as f64 + 30.0)).collect();
     (pos, index, max_d)
 }
 
@@ -168,9 +181,12 @@ fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
             </div>
         }
     } else {
-        let (pos, index, max_d) = layout(tree);
+        let lines_of = |n: &Node| node_lines(t, tree, n);
+        let n_lines = if !eevdf || tree.name == "latency_timeline" { 2 } else if t.flavour == "v6.6" { 4 } else { 3 };
+        let row = 2.0 * R + 27.0 + 11.0 * n_lines as f64;
+        let (pos, index, max_d) = layout(tree, row);
         let w = (COL * tree.nodes.len().max(1) as f64).max(COL * 2.0);
-        let h = ROW * (max_d as f64 + 1.0) + 40.0 + if eevdf { 14.0 } else { 0.0 };
+        let h = row * (max_d as f64 + 1.0) + 24.0;
         let edges = tree.nodes.iter().enumerate().flat_map(|(i, n)| {
             [n.left, n.right].into_iter().filter_map(|c| index.get(&c).copied()).map(move |j| (i, j, tree.nodes[j].entity)).collect::<Vec<_>>()
         });
@@ -183,11 +199,7 @@ fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
                     }) }
                     { for tree.nodes.iter().enumerate().map(|(i, n)| {
                         let (x, y) = pos[i];
-                        let key = key_of(t, tree, n);
-                        let mut lines = vec![ms(key)];
-                        if eevdf && tree.name != "latency_timeline" {
-                            lines = vec![format!("d{}", ms(n.deadline_rel)), format!("lag{}", ms(n.lag))];
-                        }
+                        let lines = lines_of(n);
                         let extra = html! {
                             <>
                             { for lines.iter().enumerate().map(|(k, l)| html! { <text class="key" y={(R + 21.0 + 11.0 * k as f64).to_string()}>{ l }</text> }) }
@@ -243,10 +255,10 @@ fn view_axis(t: &Trees, info: &RunInfo) -> Html {
     }
     let span = ((hi - lo) as f64).max(1e5);
     let w = 640.0;
-    let x = |v: i64| 20.0 + (v - lo) as f64 / span * (w - 40.0);
+    let x = |v: i64| 44.0 + (v - lo) as f64 / span * (w - 88.0);
     html! {
         <svg class="key-axis" id="key-axis" width={w.to_string()} height="58" viewBox={format!("0 0 {w} 58")}>
-            <line class="axis" x1="20" y1="30" x2={(w - 20.0).to_string()} y2="30" />
+            <line class="axis" x1="36" y1="30" x2={(w - 36.0).to_string()} y2="30" />
             <line class="zero" x1={x(0).to_string()} y1="18" x2={x(0).to_string()} y2="42" />
             <text class="tick" x={x(0).to_string()} y="54">{ "min_vruntime" }</text>
             if let Some(a) = t.avg_rel {
@@ -400,9 +412,11 @@ impl Component for TreesView {
                     <figure class="curr" id="tree-curr" data-task={t.curr.as_ref().map(|c| full(&p.info, c)).unwrap_or_default()}>
                         <figcaption>{ "curr (not in the tree)" }</figcaption>
                         if let Some(c) = &t.curr {
-                            <svg width="90" height="90" viewBox="-45 -24 90 90">
+                            <svg width="90" height="110" viewBox="-45 -24 90 110">
                                 <g class="node">{ glyph(t, &p.info, c, false, html! {
-                                    <text class="key" y={(R + 21.0).to_string()}>{ ms(c.vruntime_rel) }</text>
+                                    { for node_lines(t, &t.tasks, c).iter().enumerate().map(|(k, l)| html! {
+                                        <text class="key" y={(R + 21.0 + 11.0 * k as f64).to_string()}>{ l }</text>
+                                    }) }
                                 }) }</g>
                             </svg>
                         } else {

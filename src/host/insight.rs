@@ -32,6 +32,9 @@ const MAX_SLICE_SCAN: usize = 20_000;
 pub struct Insight {
     pub ask: Ask,
     decisions: Vec<Decision>,
+    /// Beside each decision: the (nice, latency nice) of its task and of the other party at
+    /// that instant, for naming them as the kernel's numbers were computed.
+    attrs: Vec<[(i8, i8); 2]>,
     /// The log is complete from here (ns) on.
     log_from: u64,
     samples: Vec<KeySample>,
@@ -58,11 +61,13 @@ impl Insight {
         self.ask = ask;
         if self.recording() && !was_recording {
             self.decisions.clear();
+            self.attrs.clear();
             self.log_from = upto;
             sim.fair.enable_log();
         } else if !self.recording() {
             sim.fair.log = None;
             self.decisions = Vec::new();
+            self.attrs = Vec::new();
         }
         if self.ask.chart != old_chart {
             self.samples.clear();
@@ -100,9 +105,12 @@ impl Insight {
     pub fn after_instant(&mut self, sim: &mut Sim) {
         if let Some(log) = sim.fair.log.as_mut() {
             if !log.is_empty() {
+                let of = |t: u32| sim.tasks.get(t as usize).map_or((0, 0), |x| (x.nice as i8, x.latency_nice as i8));
+                self.attrs.extend(log.iter().map(|d| [of(d.task), of(d.other)]));
                 self.decisions.append(log);
                 if self.decisions.len() > MAX_DECISIONS {
                     self.decisions.drain(..MAX_DECISIONS / 2);
+                    self.attrs.drain(..MAX_DECISIONS / 2);
                     self.log_from = self.decisions.first().map_or(sim.now, |d| d.at_ns);
                 }
             }
@@ -128,6 +136,7 @@ impl Insight {
     pub fn restored(&mut self, sim: &mut Sim, upto: u64) {
         let keep = self.decisions.partition_point(|d| d.at_ns < upto);
         self.decisions.truncate(keep);
+        self.attrs.truncate(keep);
         self.log_from = self.log_from.min(upto);
         sim.fair.log = self.recording().then(Vec::new);
         let keep = self.samples.partition_point(|s| s.at_ns < upto);
@@ -182,7 +191,7 @@ impl Insight {
         let kinds = if f.kinds == 0 { KIND_ALL } else { f.kinds };
         let mut entries = Vec::new();
         let mut truncated = false;
-        for (scanned, d) in self.decisions.iter().rev().enumerate() {
+        for (scanned, (d, a)) in self.decisions.iter().zip(&self.attrs).rev().enumerate() {
             if scanned >= MAX_SCAN {
                 truncated = true;
                 break;
@@ -191,7 +200,7 @@ impl Insight {
                 && f.cpu.is_none_or(|c| c == d.cpu)
                 && f.task.is_none_or(|t| t == d.task || t == d.other);
             if ok {
-                entries.push(entry(sim, d));
+                entries.push(entry(sim, d, a));
                 if entries.len() >= MAX_ENTRIES {
                     break;
                 }
@@ -224,9 +233,15 @@ impl Insight {
         };
         (w.task, w.start_ns, w.end_ns) = (task, start, end);
         let ws = why_stint(&self.decisions, cpu, start, end.unwrap_or(u64::MAX));
-        w.pick = ws.pick.map(|d| entry(sim, &d));
-        w.started_by = ws.started_by.map(|d| entry(sim, &d));
-        w.ended_by = ws.ended_by.map(|d| entry(sim, &d));
+        let described = |d: Decision| {
+            // Find its attributes: among the decisions of its instant, the equal one.
+            let i = self.decisions.partition_point(|x| x.at_ns < d.at_ns);
+            let k = self.decisions[i..].iter().position(|x| *x == d).map_or(usize::MAX, |k| i + k);
+            entry(sim, &d, self.attrs.get(k).unwrap_or(&[(0, 0); 2]))
+        };
+        w.pick = ws.pick.map(described);
+        w.started_by = ws.started_by.map(described);
+        w.ended_by = ws.ended_by.map(described);
         if start < self.log_from {
             w.note = Some(format!(
                 "the decision log starts at {} µs: go back before {} µs and step again to record this stint's start",
@@ -269,7 +284,23 @@ fn name(sim: &Sim, t: u32) -> String {
     }
 }
 
-pub(crate) fn entry(sim: &Sim, d: &Decision) -> Entry {
+/// A task's name, with its nice and (v12) latency nice when not 0, as they were then.
+fn name_with(sim: &Sim, t: u32, (nice, lat): (i8, i8)) -> String {
+    let mut s = name(sim, t);
+    let mut attrs = Vec::new();
+    if nice != 0 {
+        attrs.push(format!("nice {nice}"));
+    }
+    if lat != 0 && sim.fair.v12 {
+        attrs.push(format!("latency nice {lat}"));
+    }
+    if !attrs.is_empty() && (t as usize) < sim.tasks.len() {
+        s += &format!(" ({})", attrs.join(", "));
+    }
+    s
+}
+
+pub(crate) fn entry(sim: &Sim, d: &Decision, attrs: &[(i8, i8); 2]) -> Entry {
     let clamp_decided = match d.why {
         Why::CfsWakeup { verdict, verdict_unclamped, .. } => (verdict == 1) != (verdict_unclamped == 1),
         Why::CfsTick { by_latency_max, .. } => d.outcome && by_latency_max,
@@ -282,7 +313,15 @@ pub(crate) fn entry(sim: &Sim, d: &Decision) -> Entry {
         kind: kind(d),
         outcome: d.outcome,
         clamp_decided,
-        text: d.describe(&|t| name(sim, t)),
+        text: d.describe(&|t| {
+            if t == d.task {
+                name_with(sim, t, attrs[0])
+            } else if t == d.other {
+                name_with(sim, t, attrs[1])
+            } else {
+                name(sim, t)
+            }
+        }),
     }
 }
 

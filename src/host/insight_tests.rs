@@ -24,7 +24,7 @@ fn insight(h: &mut Host) -> Insight {
 }
 
 fn all_entries(h: &Host) -> Vec<(u64, u32, String)> {
-    h.insight.decisions.iter().map(|d| (d.at_ns, d.cpu, super::entry(&h.sim, d).text)).collect()
+    h.insight.decisions.iter().zip(&h.insight.attrs).map(|(d, a)| (d.at_ns, d.cpu, super::entry(&h.sim, d, a).text)).collect()
 }
 
 #[test]
@@ -42,14 +42,16 @@ fn clamp_lesson_log_has_the_clamp_sentence_with_the_kernels_numbers() {
         assert!(e.2.contains("wakeup_gran 3.057 ms"), "{}", e.2);
         assert!(e.2.contains("gran 2.250 ms"), "{}", e.2);
         assert!(e.2.contains("clamped to get_latency_max 2.250 ms"), "{}", e.2);
-        assert!(e.2.starts_with("waker"), "the wakee is a nice-5 waker: {}", e.2);
+        // Named as in the issue: the nice-5 wakee with its nice, the nice-0 hog without.
+        assert!(e.2.starts_with("waker/0 (nice 5) woke") || e.2.starts_with("waker/1 (nice 5) woke"), "{}", e.2);
+        assert!(e.2.contains("→ preempts hog/"), "{}", e.2);
     }
     let page = insight(&mut h).log.unwrap();
     assert!(page.entries.len() <= MAX_ENTRIES);
     assert!(page.entries.windows(2).all(|w| w[0].at_ns <= w[1].at_ns));
     assert!(page.entries.last().is_some_and(|e| e.at_ns <= h.view_ns()));
     // The flag the page styles by is set exactly on those entries.
-    let flagged = h.insight.decisions.iter().filter(|d| super::entry(&h.sim, d).clamp_decided).count();
+    let flagged = h.insight.decisions.iter().zip(&h.insight.attrs).filter(|(d, a)| super::entry(&h.sim, d, a).clamp_decided).count();
     assert!(flagged >= clamp.len());
 }
 
