@@ -558,6 +558,8 @@ impl App {
                 self.info = Some(Rc::new(info));
                 self.picked = None;
                 self.insight = Rc::new(None);
+                // A new worker run starts with nothing asked; the panels ask again.
+                self.ask = Default::default();
                 let to = self.resume_ns.take().unwrap_or(0);
                 self.goal = Some(to);
                 self.request(ctx, Input::Seek { to_ns: to });

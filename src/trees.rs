@@ -227,6 +227,9 @@ fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
                 if !leftmost_task.is_empty() { { format!("; leftmost (cached): {leftmost_task}") } }
             </figcaption>
             { body }
+            if tree.nodes.is_empty() && tree.name == "latency_timeline" {
+                <p class="hint">{ "Empty: only latency-sensitive entities (latency nice < 0) wait here, and only after a wakeup or a preemption before min_granularity (__enqueue_latency, v12 8/8)." }</p>
+            }
             if !tree.ops.is_empty() {
                 <ol class="ops" aria-label="This step's tree operations">
                     if tree.ops_dropped > 0 { <li class="muted">{ format!("… {} earlier operations", tree.ops_dropped) }</li> }

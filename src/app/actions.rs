@@ -69,6 +69,12 @@ impl App {
     /// whole run so far; the seek brings the view back to where it was.
     pub(super) fn ask_insight(&mut self, ctx: &Context<Self>, ask: crate::insight::Ask) {
         let view = self.progress.view_ns;
+        let records = |a: &crate::insight::Ask| a.log.is_some() || a.why.is_some();
+        let replays = (records(&ask) && !records(&self.ask)) || (ask.chart.is_some() && ask.chart != self.ask.chart);
+        if replays {
+            // Playing on would continue from where the replay starts, not from here.
+            self.playing = false;
+        }
         self.ask = ask.clone();
         self.request(ctx, Input::Insight(ask));
         if !self.playing {

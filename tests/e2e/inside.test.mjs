@@ -47,6 +47,7 @@ test('decision log: clamp-lesson says when the v12 clamp decided, and a click mo
   assert(sentence.endsWith('without the clamp it would not have'), `clamp entry: ${sentence}`);
   // The kernel's numbers for a nice-5 wakee on one CPU: wakeup_gran 1 ms × 1024/335, and
   // get_latency_max() = 6 ms / 2 − 0.75 ms.
+  assert(/^waker\/[01] \(nice 5\) woke; vdiff /.test(sentence), `the wakee is named with its nice: ${sentence}`);
   assert(sentence.includes('wakeup_gran 3.057 ms') && sentence.includes('clamped to get_latency_max 2.250 ms'), sentence);
   const at = Number(await clamp.getAttribute('data-at-ns'));
   assert(at > 0 && at < 1_000_000_000, `entry time ${at}`);
@@ -171,4 +172,20 @@ test('trees: a step with several operations is replayed one operation at a time,
   assert(/^operation 1 of \d+/.test(first), `replay button: ${first}`);
   await page.waitForSelector('#trees[data-animating="false"]', { timeout: 1000 * frames + 10_000 });
   assert(/replay this step/.test(await page.locator('#tree-replay').innerText()), 'the replay ends on the tree after the step');
+});
+
+test('opening the log while playing pauses where the run was and records it from the start', async ({ page }) => {
+  await fresh(page, '#scenario=two-hogs');
+  await page.click('#btn-play');
+  await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) > 20_000_000, null, { timeout: 60_000 });
+  await page.click('#btn-log');
+  const before = await viewNs(page);
+  await page.waitForSelector('#log-meta');
+  await idle(page);
+  await page.waitForFunction((t) => Number(document.querySelector('#run').dataset.viewNs) >= t, before, { timeout: 60_000 });
+  assertEqual(await page.locator('#btn-play').innerText(), '▶ Play', 'play button after opening the log');
+  const meta = await page.locator('#log-meta').innerText();
+  assert(/from 0 ns to now/.test(meta), `log covers the run from its start: ${meta}`);
+  // Two hogs on one CPU for 20+ ms: a pick at 0 and a tick check every 4 ms.
+  assert(Number(await page.locator('#log-meta').getAttribute('data-recorded')) >= 6, meta);
 });
