@@ -21,7 +21,7 @@ fn main() {
             Ok(x) => x,
             Err(e) => return eprintln!("{stem}: {e}"),
         };
-        h.set_insight(ask);
+        h.set_insight(ask, &budget);
         let t = Instant::now();
         let (events, _) = h.seek(u64::MAX, &budget);
         let secs = t.elapsed().as_secs_f64();

@@ -302,13 +302,17 @@ impl Host {
         Ok((text, at_ns))
     }
 
-    /// What the panels of issue 8 look at changed.
-    pub fn set_insight(&mut self, ask: crate::insight::Ask) {
+    /// What the panels of issue 8 look at changed. Opening the log or a chart replays the run
+    /// from the start with recording on, back to the current time within `budget` (the page's
+    /// seek goal covers the rest).
+    pub fn set_insight(&mut self, ask: crate::insight::Ask, budget: &Budget) -> (u64, f64) {
         let upto = self.processed_upto().min(self.sim.duration_ns);
         if self.insight.set_ask(ask, &mut self.sim, upto) && upto > 0 {
-            // Record from the start: back to the first checkpoint; the page seeks forward again.
+            let (view, finished) = (self.view_ns, self.sim.is_finished());
             self.restore_before(0);
+            return self.seek(if finished { u64::MAX } else { view }, budget);
         }
+        (0, 0.0)
     }
 
     /// The answer to a request: figures now, and the slices the page does not have yet.

@@ -113,8 +113,8 @@ impl SimWorker {
                 Output::Progress(h.progress((0, 0.0)))
             }),
             Input::Insight(ask) => self.with_host(|h| {
-                h.set_insight(ask);
-                Output::Progress(h.progress((0, 0.0)))
+                let w = h.set_insight(ask, &budget);
+                Output::Progress(h.progress(w))
             }),
             Input::Edit { task, set } => self.with_host(|h| match h.edit(&task, &set) {
                 Ok((text, at_ns)) => Output::Edited { text, at_ns, progress: h.progress((0, 0.0)) },

@@ -30,7 +30,7 @@ fn all_entries(h: &Host) -> Vec<(u64, u32, String)> {
 #[test]
 fn clamp_lesson_log_has_the_clamp_sentence_with_the_kernels_numbers() {
     let (mut h, _) = Host::load(&shipped("clamp-lesson")).unwrap();
-    h.set_insight(log_ask());
+    h.set_insight(log_ask(), &unlimited());
     h.seek(1_000_000_000, &unlimited());
     let entries = all_entries(&h);
     // A nice-5 wakee (weight 335): wakeup_gran = 1 ms × 1024 / 335 = 3.057 ms; on one CPU
@@ -59,11 +59,11 @@ fn clamp_lesson_log_has_the_clamp_sentence_with_the_kernels_numbers() {
 fn the_log_after_a_rewind_is_the_log_of_a_fresh_run() {
     let text = shipped("mixed-behaviours");
     let (mut a, _) = Host::load(&text).unwrap();
-    a.set_insight(log_ask());
+    a.set_insight(log_ask(), &unlimited());
     a.seek(300_000_000, &unlimited());
     a.seek(120_000_000, &unlimited());
     let (mut b, _) = Host::load(&text).unwrap();
-    b.set_insight(log_ask());
+    b.set_insight(log_ask(), &unlimited());
     b.seek(120_000_000, &unlimited());
     let (ea, eb) = (all_entries(&a), all_entries(&b));
     assert!(!ea.is_empty());
@@ -75,9 +75,11 @@ fn the_log_after_a_rewind_is_the_log_of_a_fresh_run() {
 fn opening_the_log_late_replays_from_the_start() {
     let (mut h, _) = Host::load(&shipped("two-hogs")).unwrap();
     h.seek(50_000_000, &unlimited());
-    h.set_insight(log_ask());
-    assert_eq!(h.view_ns(), 0, "rewound to record from the start");
-    h.seek(50_000_000, &unlimited());
+    let slices = h.sim.trace.as_ref().unwrap().slices.len();
+    h.set_insight(log_ask(), &unlimited());
+    // Replayed from the start with recording on, and back where it was, the same slices closed.
+    assert_eq!(h.view_ns(), 50_000_000);
+    assert_eq!(h.sim.trace.as_ref().unwrap().slices.len(), slices);
     let page = insight(&mut h).log.unwrap();
     assert_eq!(page.from_ns, 0);
     // Two hogs on one CPU: the first pick is at time 0 (a fork), and a tick every 4 ms
@@ -87,7 +89,7 @@ fn opening_the_log_late_replays_from_the_start() {
     let ticks = h.insight.decisions.iter().filter(|d| super::kind(d) == KIND_TICK).count();
     assert_eq!(ticks, 12);
     // Closing the panel stops recording and frees the log.
-    h.set_insight(Ask::default());
+    h.set_insight(Ask::default(), &unlimited());
     assert!(h.sim.fair.log.is_none());
     assert!(h.progress((0, 0.0)).insight.is_none());
 }
@@ -95,25 +97,25 @@ fn opening_the_log_late_replays_from_the_start() {
 #[test]
 fn filters_by_cpu_task_and_kind() {
     let (mut h, _) = Host::load(&shipped("mixed-behaviours")).unwrap();
-    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(0), task: Some(1), kinds: KIND_PICK }), ..Default::default() });
+    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(0), task: Some(1), kinds: KIND_PICK }), ..Default::default() }, &unlimited());
     h.seek(200_000_000, &unlimited());
     let page = insight(&mut h).log.unwrap();
     assert!(!page.entries.is_empty());
     assert!(page.entries.iter().all(|e| e.cpu == 0 && e.task == 1 && e.kind == KIND_PICK), "{:?}", page.entries.first());
     // Out-of-range filters match nothing, and do not panic.
-    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(99), task: Some(u32::MAX), kinds: 0 }), ..Default::default() });
+    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(99), task: Some(u32::MAX), kinds: 0 }), ..Default::default() }, &unlimited());
     assert!(insight(&mut h).log.unwrap().entries.is_empty());
 }
 
 #[test]
 fn why_did_this_run_names_the_pick_of_the_slice() {
     let (mut h, _) = Host::load(&shipped("two-hogs")).unwrap();
-    h.set_insight(log_ask());
+    h.set_insight(log_ask(), &unlimited());
     h.seek(20_000_000, &unlimited());
     // The second stint of the run, as the trace closed it.
     let s = h.sim.trace.as_ref().unwrap().slices[1];
     let mid = (s.start_ns + s.end_ns) / 2;
-    h.set_insight(Ask { why: Some((s.cpu, mid)), ..log_ask() });
+    h.set_insight(Ask { why: Some((s.cpu, mid)), ..log_ask() }, &unlimited());
     let w = insight(&mut h).why.unwrap();
     assert_eq!((w.task, w.start_ns, w.end_ns), (s.task, s.start_ns, Some(s.end_ns)));
     let pick = w.pick.expect("a pick at the start");
@@ -122,7 +124,7 @@ fn why_did_this_run_names_the_pick_of_the_slice() {
     assert_eq!(w.started_by.map(|e| e.kind), Some(KIND_TICK));
     assert_eq!(w.ended_by.as_ref().map(|e| (e.kind, e.at_ns)), Some((KIND_TICK, s.end_ns)));
     // A CPU that does not exist is said, not a panic.
-    h.set_insight(Ask { why: Some((7, mid)), ..log_ask() });
+    h.set_insight(Ask { why: Some((7, mid)), ..log_ask() }, &unlimited());
     let w = insight(&mut h).why.unwrap();
     assert_eq!(w.task, NONE);
     assert!(w.note.is_some());
@@ -131,7 +133,7 @@ fn why_did_this_run_names_the_pick_of_the_slice() {
 #[test]
 fn trees_show_every_queued_entity_with_curr_beside() {
     let (mut h, _) = Host::load(&shipped("mixed-behaviours")).unwrap();
-    h.set_insight(Ask { trees: Some(0), ..Default::default() });
+    h.set_insight(Ask { trees: Some(0), ..Default::default() }, &unlimited());
     for t in [10_000_000u64, 77_000_000, 150_000_000] {
         h.seek(t, &unlimited());
         let tr = insight(&mut h).trees.unwrap();
@@ -148,7 +150,7 @@ fn trees_show_every_queued_entity_with_curr_beside() {
         assert!(keys.windows(2).all(|w| w[0] <= w[1]), "in key order: {keys:?}");
     }
     // A CPU out of range: no trees, no panic.
-    h.set_insight(Ask { trees: Some(64), ..Default::default() });
+    h.set_insight(Ask { trees: Some(64), ..Default::default() }, &unlimited());
     assert!(insight(&mut h).trees.is_none());
 }
 
@@ -157,7 +159,7 @@ fn v12_latency_tree_is_a_subset_and_steps_list_the_operations() {
     // Only latency-sensitive entities (latency_offset < 0) enter latency_timeline
     // (__enqueue_latency, v12 8/8): here cyc-m20 (task 0), never cyc-0 or cyc-19.
     let (mut h, _) = Host::load(&shipped("latency-nice-ladder")).unwrap();
-    h.set_insight(Ask { trees: Some(0), ..Default::default() });
+    h.set_insight(Ask { trees: Some(0), ..Default::default() }, &unlimited());
     let _ = h.progress((0, 0.0));
     let (mut saw_ops, mut saw_latency) = (false, false);
     for _ in 0..400 {
@@ -180,7 +182,7 @@ fn v12_latency_tree_is_a_subset_and_steps_list_the_operations() {
 #[test]
 fn eevdf_trees_and_chart_carry_v_and_lag() {
     let (mut h, _) = Host::load(&shipped("lesson-3-eevdf-lag")).unwrap();
-    h.set_insight(Ask { trees: Some(0), chart: Some(0), ..Default::default() });
+    h.set_insight(Ask { trees: Some(0), chart: Some(0), ..Default::default() }, &unlimited());
     h.seek(200_000_000, &unlimited());
     let i = insight(&mut h);
     let tr = i.trees.unwrap();
@@ -199,7 +201,7 @@ fn eevdf_trees_and_chart_carry_v_and_lag() {
     assert!(c.eevdf && c.samples.len() > 2);
     assert!(c.samples.windows(2).all(|w| w[0].0 <= w[1].0));
     // A task that does not exist: no chart, no panic.
-    h.set_insight(Ask { chart: Some(u32::MAX), ..Default::default() });
+    h.set_insight(Ask { chart: Some(u32::MAX), ..Default::default() }, &unlimited());
     let c = insight(&mut h).chart.unwrap();
     assert!(c.samples.is_empty());
 }
@@ -210,7 +212,7 @@ fn every_small_step_replays_into_frames_that_end_at_the_tree_after_it() {
     // rotations. The replay of the operation log from the previous answer's tree must land on
     // the core's tree (checked inside `replay`, which returns None otherwise).
     let (mut h, _) = Host::load(&shipped("latency-nice-ladder")).unwrap();
-    h.set_insight(Ask { trees: Some(0), ..Default::default() });
+    h.set_insight(Ask { trees: Some(0), ..Default::default() }, &unlimited());
     let _ = h.progress((0, 0.0));
     let (mut animated, mut rotations, mut with_ops) = (0, 0, 0);
     for _ in 0..600 {

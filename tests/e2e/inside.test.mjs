@@ -27,7 +27,7 @@ async function runToEnd(page) {
 test('decision log: clamp-lesson says when the v12 clamp decided, and a click moves the time there', async ({ page }) => {
   await fresh(page, '#scenario=clamp-lesson');
   await page.click('#btn-log');
-  await page.waitForSelector('#decision-log');
+  await page.waitForSelector('#log-meta');
   // Wakeup checks only: the clamp of wakeup_preempt_entity() is what the lesson is about.
   await page.uncheck('#kind-pick');
   await page.uncheck('#kind-tick');
