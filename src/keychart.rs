@@ -49,7 +49,7 @@ pub fn key_chart(p: &Props) -> Html {
         }
     }
     let span = ((hi - lo) as f64).max(1e5);
-    let x = |t: u64| PAD + (t - t0) as f64 / (t1 - t0) as f64 * (W - PAD - 8.0);
+    let x = |t: u64| PAD + t.saturating_sub(t0) as f64 / (t1 - t0) as f64 * (W - PAD - 8.0);
     let y = |v: i64| 8.0 + (hi - v) as f64 / span * (H - 28.0);
     let cursor = x(p.view_ns.clamp(t0, t1));
     html! {

@@ -392,7 +392,7 @@ impl Component for TreesView {
         let list = self.list.unwrap_or(t.tasks.nodes.len() > LIST_ABOVE);
         let at = |tree: &Tree| -> Option<Tree> { if list { None } else { self.frame.and_then(|k| tree_at(tree, k)) } };
         let tasks_now = at(&t.tasks);
-        let latency_now = t.latency.as_ref().map(|l| at(l));
+        let latency_now = t.latency.as_ref().map(at);
         let n = Self::frames(p);
         html! {
             <div class="trees" id="trees" data-flavour={t.flavour.clone()} data-nr-running={t.nr_running.to_string()}

@@ -37,7 +37,9 @@ test('decision log: clamp-lesson says when the v12 clamp decided, and a click mo
   await idle(page);
   await page.waitForSelector('#log-entries li').catch(async (e) => {
     await page.screenshot({ path: '/tmp/inside-fail.png', fullPage: true });
-    throw new Error(`${e.message.split('\n')[0]}; the log panel says: ${(await page.locator('#decision-log').innerText()).slice(0, 300)}`);
+    const run = await page.locator('#run').evaluate((r) => JSON.stringify(r.dataset));
+    const meta = await page.locator('#log-meta').innerText().catch(() => '(no #log-meta)');
+    throw new Error(`${e.message.split('\n')[0]}; #run ${run}; the log says: ${meta}`);
   });
   const kinds = await page.locator('#log-entries li').evaluateAll((lis) => [...new Set(lis.map((li) => li.dataset.kind))]);
   assertEqual(kinds, ['wakeup'], 'kinds shown with only wakeup checks ticked');
