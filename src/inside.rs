@@ -27,6 +27,7 @@ pub struct Props {
     pub on_ask: Callback<Ask>,
     pub on_seek: Callback<u64>,
     pub on_unpick: Callback<()>,
+    pub on_select: Callback<Option<u32>>,
 }
 
 pub enum Msg {
@@ -153,7 +154,8 @@ impl Component for Inside {
                             { for (0..p.info.cpus).map(|c| html! { <option value={c.to_string()} selected={c == self.tree_cpu}>{ c }</option> }) }
                         </select>
                         if let Some(t) = data.and_then(|d| d.trees.as_ref()) {
-                            <TreesView trees={Rc::new(t.clone())} info={p.info.clone()} playing={p.playing} />
+                            <TreesView trees={Rc::new(t.clone())} info={p.info.clone()} playing={p.playing}
+                                selected={p.selected} on_select={p.on_select.clone()} />
                         } else {
                             <p class="status">{ "waiting for the worker…" }</p>
                         }

@@ -27,6 +27,10 @@ pub struct Props {
     pub info: Rc<RunInfo>,
     /// While the run plays, answers come every frame: show each tree as it is, no replays.
     pub playing: bool,
+    /// The task selected everywhere (its nodes are marked in both trees); a click on a node
+    /// selects its task.
+    pub selected: Option<u32>,
+    pub on_select: Callback<Option<u32>>,
 }
 
 fn ms(ns: i64) -> String {
@@ -148,7 +152,13 @@ fn glyph(t: &Trees, info: &RunInfo, n: &Node, touched: bool, extra: Html) -> Htm
     }
 }
 
-fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
+/// How a tree is drawn: the selected task (marked in every tree) and what a click on a node does.
+struct Pick<'a> {
+    selected: Option<u32>,
+    on_select: &'a Callback<Option<u32>>,
+}
+
+fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool, pick: &Pick) -> Html {
     let touched: Vec<u32> = tree.ops.iter().flat_map(|o| o.entities.iter().copied()).collect();
     let leftmost_task = tree.nodes.iter().find(|n| n.entity == tree.leftmost).map(|n| full(info, n)).unwrap_or_default();
     let eevdf = t.avg_vruntime.is_some();
@@ -162,7 +172,7 @@ fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
                     </tr></thead>
                     <tbody>
                         { for tree.nodes.iter().enumerate().map(|(i, n)| html! {
-                            <tr class={classes!((n.entity == tree.leftmost).then_some("leftmost"), touched.contains(&n.entity).then_some("touched"))}>
+                            <tr class={classes!((n.entity == tree.leftmost).then_some("leftmost"), touched.contains(&n.entity).then_some("touched"), (pick.selected == Some(n.task)).then_some("selected"))}>
                                 <td class="num">{ i }</td>
                                 <td><span class="swatch" style={format!("background: {}", css(task_rgb(n.task)))}></span>{ full(info, n) }
                                     if n.entity == tree.leftmost { <em>{ " (leftmost)" }</em> }</td>
@@ -209,7 +219,8 @@ fn view_tree(t: &Trees, info: &RunInfo, tree: &Tree, list: bool) -> Html {
                             </>
                         };
                         html! {
-                            <g key={format!("n{}", n.entity)} class={classes!("node", (n.entity == tree.leftmost).then_some("leftmost"))}
+                            <g key={format!("n{}", n.entity)} onclick={pick.on_select.reform({ let task = n.task; move |_| (task != NONE).then_some(task) })}
+                                class={classes!("node", (n.entity == tree.leftmost).then_some("leftmost"), (pick.selected == Some(n.task)).then_some("selected"))}
                                 data-entity={n.entity.to_string()} style={format!("transform: translate({x}px, {y}px)")}>
                                 { glyph(t, info, n, touched.contains(&n.entity), extra) }
                             </g>
@@ -394,6 +405,7 @@ impl Component for TreesView {
         let tasks_now = at(&t.tasks);
         let latency_now = t.latency.as_ref().map(at);
         let n = Self::frames(p);
+        let pick = Pick { selected: p.selected, on_select: &p.on_select };
         html! {
             <div class="trees" id="trees" data-flavour={t.flavour.clone()} data-nr-running={t.nr_running.to_string()}
                 data-frames={n.to_string()} data-animating={self.frame.is_some().to_string()}>
@@ -426,9 +438,9 @@ impl Component for TreesView {
                             <p class="muted">{ "none" }</p>
                         }
                     </figure>
-                    { view_tree(t, &p.info, tasks_now.as_ref().unwrap_or(&t.tasks), list) }
+                    { view_tree(t, &p.info, tasks_now.as_ref().unwrap_or(&t.tasks), list, &pick) }
                     if let (Some(l), Some(now)) = (&t.latency, latency_now) {
-                        { view_tree(t, &p.info, now.as_ref().unwrap_or(l), list) }
+                        { view_tree(t, &p.info, now.as_ref().unwrap_or(l), list, &pick) }
                     }
                 </div>
                 { view_axis(t, &p.info) }

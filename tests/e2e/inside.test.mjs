@@ -119,6 +119,11 @@ test('trees: two hogs on one CPU, one in the tree (the leftmost) and curr beside
   assertEqual([t.nr, t.nodes, t.drawn], ['2', '1', 1], 'nr_running, nodes, drawn nodes');
   assert(/^hog\/[01]$/.test(t.curr) && /^hog\/[01]$/.test(t.leftmost) && t.curr !== t.leftmost, `curr ${t.curr}, leftmost ${t.leftmost}`);
   assertEqual(t.marked, t.leftmost, 'the node marked leftmost');
+  // A click on the node selects its task everywhere (the tasks table too).
+  await page.locator('#tree-tasks g.node.leftmost').click();
+  await page.waitForSelector('#tree-tasks g.node.leftmost.selected');
+  const row = await page.locator('#tasks-table tr.selected td').first().innerText();
+  assertEqual(row.trim(), t.leftmost, 'the selected row');
   // The list view shows the same node.
   await page.click('#tree-mode');
   await page.waitForSelector('#tree-tasks .tree-list tr.leftmost');
