@@ -139,6 +139,7 @@ impl App {
                     <div><dt>{ "Seed" }</dt><dd id="seed">{ info.seed }</dd></div>
                     <div><dt>{ "Worker speed" }</dt><dd id="meter">{ self.rate.map_or_else(|| "–".to_string(), |r| format!("{:.2} M events/s", r / 1e6)) }</dd></div>
                 </dl>
+                { self.view_teach(ctx) }
                 { self.view_transport(ctx, info) }
                 { self.view_zoom(ctx, info) }
                 <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()}
@@ -149,6 +150,7 @@ impl App {
                         edit_error={self.edit_error.clone()} on_select={self.cb.select.clone()} on_edit={self.cb.edit.clone()} />
                     { self.sched_panel() }
                 </div>
+                { self.view_groups() }
             </section>
         }
     }
@@ -240,7 +242,7 @@ impl App {
     }
 }
 
-fn view_markdown(text: &str) -> Html {
+pub(crate) fn view_markdown(text: &str) -> Html {
     use logic::Inline;
     html! {
         { for logic::markdown_lite(text).into_iter().map(|p| html! {
