@@ -1,0 +1,232 @@
+// End-to-end tests of teaching (issue 10) and the group panel (issue 6): a lesson driven from
+// start to end, answers right and wrong checked by the simulation, generated exercises,
+// presenter mode and its keys, lesson links (good and broken), the PNG export, and group
+// weights. What the page says is checked each time.
+import fs from 'node:fs';
+import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+
+async function fresh(page, fragment) {
+  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
+  await page.evaluate(() => localStorage.clear());
+  await page.reload({ waitUntil: 'load' });
+  await ready(page);
+}
+
+async function ready(page) {
+  await page.waitForFunction(() => !document.querySelector('#status') && document.querySelector('#run'), null, { timeout: 60_000 });
+}
+
+const view = (page) => page.locator('#run').evaluate((r) => Number(r.dataset.viewNs));
+
+async function atStep(page, n, steps, viewNs) {
+  await page.waitForFunction(([n, steps, v]) => {
+    const l = document.querySelector('#lesson');
+    const r = document.querySelector('#run');
+    return l && l.dataset.step === String(n) && l.dataset.steps === String(steps) && r && r.dataset.viewNs === String(v);
+  }, [n, steps, viewNs], { timeout: 30_000 }).catch(async () => {
+    const l = await page.locator('#lesson').evaluate((e) => ({ ...e.dataset })).catch(() => 'no #lesson');
+    throw new Error(`expected step ${n} of ${steps} at ${viewNs} ns; lesson ${JSON.stringify(l)}, view ${await view(page)}`);
+  });
+}
+
+const text = async (page, sel) => (await page.locator(sel).first().innerText()).trim();
+
+/** Choose `choice`, wait for the simulation's verdict, and check what the panel says. */
+async function answer(page, choice) {
+  await page.click(`#question button.choice[data-choice="${choice}"]`);
+  await page.waitForSelector('#verdict', { timeout: 30_000 });
+  const correct = (await page.locator('#verdict').getAttribute('data-correct')) === 'true';
+  const head = await text(page, '#verdict .verdict-head');
+  const value = head.match(/the simulation says (.+)\.$/)?.[1];
+  assert(value, `the verdict names the simulation's answer: ${head}`);
+  if (correct) {
+    assertEqual(head, `Right: the simulation says ${choice}.`, 'verdict for a right answer');
+  } else {
+    assertEqual(head, `Not quite: you said ${choice}, the simulation says ${value}.`, 'verdict for a wrong answer');
+  }
+  const why = await text(page, '#verdict-why');
+  assert(/^Decision log, [\d.]+ (ns|µs|ms|s): .{20,}/.test(why), `the decision-log entry is shown: ${why}`);
+  return { correct, value, why };
+}
+
+test('lesson 1 from start to end: steps move the time, fill the figures, and a prediction is checked right and wrong', async ({ page }) => {
+  await fresh(page, '#scenario=lesson-1-vruntime');
+  await atStep(page, 1, 4, 0);
+  assert((await text(page, '#lesson-text')).startsWith('Two CPU hogs share one CPU.'), 'step 1 text');
+  assert(await page.locator('#btn-lesson-back').isDisabled(), 'no step before the first');
+  assert(await page.locator('#question').count() === 0, 'step 1 asks nothing');
+
+  await page.click('#btn-lesson-next');
+  await atStep(page, 2, 4, 9_500_000);
+  assertEqual(await text(page, '#lesson-pos'), 'Step 2 of 4', 'position');
+  assertEqual(await text(page, '#question .ask'), 'Which task runs next on CPU 0?', 'question');
+  const choices = await page.locator('#question button.choice').evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+  assertEqual(choices, ['A', 'B'], 'choices');
+  // Predict, then reveal: one of A and B is what CFS picks; the other is wrong.
+  const first = await answer(page, 'A');
+  await page.click('#btn-retry');
+  await page.waitForSelector('#verdict', { state: 'detached' });
+  const second = await answer(page, 'B');
+  assert(first.correct !== second.correct, 'exactly one of A and B is right');
+  assertEqual(first.value, second.value, 'the same answer both times');
+  assertEqual(first.why, second.why, 'the same explanation both times');
+
+  await page.click('#btn-lesson-next');
+  await atStep(page, 3, 4, 50_000_000);
+  const t3 = await text(page, '#lesson-text');
+  assert(!t3.includes('{{'), 'placeholders are filled');
+  // Weights 1024 : 335 → 75.3% : 24.7%, within the rounding of 1 ms ticks.
+  const m = t3.match(/A gets ([\d.]+)% of the CPU and B ([\d.]+)%/);
+  assert(m && Math.abs(Number(m[1]) - 75.3) < 1.5 && Math.abs(Number(m[2]) - 24.7) < 1.5, `shares in the text: ${t3}`);
+  const chips = await page.locator('#lesson .chip').evaluateAll((cs) => cs.map((c) => c.innerText.trim()));
+  assertEqual(chips, ['tick decisions in the decision log', "CPU 0's lane"], 'what step 3 points at');
+
+  await page.click('#btn-lesson-next');
+  await atStep(page, 4, 4, 150_000_000);
+  assert(await page.locator('#btn-lesson-next').isDisabled(), 'no step after the last');
+  assertEqual(await page.locator('#tasks-table tr.selected').getAttribute('data-task'), 'B', 'step 4 selects B');
+  assert(/A was switched in \d+ times, B \d+ times/.test(await text(page, '#lesson-text')), 'switch counts filled');
+
+  await page.click('#btn-lesson-back');
+  await atStep(page, 3, 4, 50_000_000);
+  // The answer given stays with its step.
+  await page.click('#btn-lesson-back');
+  await atStep(page, 2, 4, 9_500_000);
+  assert(await page.locator('#verdict').count() === 1, 'the verdict of step 2 is kept');
+});
+
+test('a generated exercise is answered right and wrong; the same seed gives the same exercise; a bad seed is named', async ({ page }) => {
+  await fresh(page, '#scenario=two-hogs');
+  await page.click('#exercises summary');
+  await page.fill('#exercise-seed', 'abc');
+  await page.click('#btn-exercise');
+  await page.waitForSelector('#exercise-error');
+  assert((await text(page, '#exercise-error')).includes('"abc" is not a whole number'), 'the bad seed is named');
+  assertEqual(await page.locator('#scenario').getAttribute('data-stem'), 'two-hogs', 'the scenario stays');
+
+  await page.selectOption('#exercise-kind', 'cfs-pick');
+  await page.fill('#exercise-seed', '7');
+  await page.click('#btn-exercise');
+  await page.waitForFunction(() => location.hash.startsWith('#s=') && document.querySelector('#lesson[data-steps="1"] #question'), null, { timeout: 60_000 });
+  await ready(page);
+  const hash = await page.evaluate(() => location.hash);
+  assertEqual(await text(page, '#question .ask'), 'Which task runs next on CPU 0?', 'exercise question');
+  assertEqual(await text(page, '#policy'), 'cfs-v6.2', 'policy of a CFS exercise');
+  const choices = await page.locator('#question button.choice').evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+  assert(choices.length >= 3 && choices[0] === 'A', `choices ${choices}`);
+  // The time cursor is at the exercise's moment, not at 0.
+  assert(await view(page) >= 20_000_000, 'the exercise opens at its question\'s time');
+
+  const first = await answer(page, choices[0]);
+  await page.click('#btn-retry');
+  const other = first.correct ? choices.find((c) => c !== first.value) : first.value;
+  const second = await answer(page, other);
+  assertEqual(second.correct, !first.correct, 'a right and a wrong answer');
+  assertEqual(second.value, first.value, 'the simulation\'s answer does not change');
+
+  // The same seed again: the same scenario (and so the same link).
+  await page.goto(BASE_URL + '#scenario=two-hogs', { waitUntil: 'load' });
+  await ready(page);
+  await page.click('#exercises summary');
+  await page.selectOption('#exercise-kind', 'cfs-pick');
+  await page.fill('#exercise-seed', '7');
+  await page.click('#btn-exercise');
+  await page.waitForFunction(() => location.hash.startsWith('#s='), null, { timeout: 30_000 });
+  assertEqual(await page.evaluate(() => location.hash), hash, 'seed 7 again');
+  await page.evaluate(() => localStorage.clear());
+}, { timeout: 150_000 });
+
+test('presenter mode from a link: large type, fewer panels, and keys alone walk and answer the lesson', async ({ page }) => {
+  const doc = JSON.parse(fs.readFileSync(new URL('../../static/scenarios/lesson-3-eevdf-lag.json', import.meta.url), 'utf8'));
+  const at = doc.lesson.steps.map((s) => s.at_us * 1000);
+  await fresh(page, '#scenario=lesson-3-eevdf-lag&step=2&present=1');
+  await atStep(page, 2, 4, at[1]);
+  assertEqual(await page.evaluate(() => document.body.className), 'present', 'presenter mode is on');
+  assert(!(await page.locator('#sched-panel').isVisible()), 'the scheduler panel is hidden');
+  const size = await page.locator('#lesson-text').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  assert(size >= 24, `lesson text is large (${size} px)`);
+  assertEqual(await page.locator('#tasks-table tr.selected').getAttribute('data-task'), 'B', 'step 2 selects B');
+
+  // Keys only: 1 = the first choice ("yes"), PageDown / PageUp walk, P leaves presenter mode.
+  await page.keyboard.press('1');
+  await page.waitForSelector('#verdict');
+  const head = await text(page, '#verdict .verdict-head');
+  assert(/^(Right: the simulation says yes\.|Not quite: you said yes, the simulation says no\.)$/.test(head), `verdict: ${head}`);
+  await page.keyboard.press('PageDown');
+  await atStep(page, 3, 4, at[2]);
+  await page.keyboard.press('PageDown');
+  await atStep(page, 4, 4, at[3]);
+  await page.keyboard.press('PageDown');
+  await atStep(page, 4, 4, at[3]);
+  await page.keyboard.press('PageUp');
+  await atStep(page, 3, 4, at[2]);
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => document.body.className === '');
+  assert(await page.locator('#sched-panel').isVisible(), 'the scheduler panel is back');
+
+  // The step link opens this step again, in presenter mode if on.
+  await page.keyboard.press('p');
+  await page.click('#btn-step-link');
+  const link = await page.locator('#share-link').inputValue();
+  assert(link.endsWith('#scenario=lesson-3-eevdf-lag&step=3&present=1'), `step link: ${link}`);
+});
+
+test('broken lesson links are named, and the scenario opens all the same', async ({ page }) => {
+  for (const [frag, want, stem] of [
+    ['#scenario=lesson-1-vruntime&step=9', 'The link asks for step 9, but this lesson has 4 steps: showing step 1.', 'lesson-1-vruntime'],
+    ['#scenario=lesson-1-vruntime&step=0', 'is not a step number', 'lesson-1-vruntime'],
+    ['#scenario=lesson-1-vruntime&step=abc', '"step=abc" is not a step number', 'lesson-1-vruntime'],
+    ['#scenario=two-hogs&step=2', 'The link asks for lesson step 2, but this scenario has no lesson.', 'two-hogs'],
+    ['#scenario=two-hogs&volume=11', '"volume=11" is not understood', 'two-hogs'],
+  ]) {
+    await fresh(page, frag);
+    await page.waitForSelector('#link-error', { timeout: 30_000 });
+    const err = await text(page, '#link-error');
+    assert(err.includes(want), `${frag}: ${err}`);
+    assertEqual(await page.locator('#scenario').getAttribute('data-stem'), stem, `${frag}: the scenario opened`);
+    if (stem.startsWith('lesson')) await atStep(page, 1, 4, 0);
+  }
+  // Still usable: step on.
+  await page.click('#btn-step-tick');
+  await page.waitForFunction(() => document.querySelector('#run').dataset.viewNs === '4000000');
+});
+
+test('Export PNG downloads the timeline as drawn', async ({ page }) => {
+  await fresh(page, '#scenario=two-hogs');
+  await page.click('#btn-end');
+  await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20_000 }), page.click('#btn-png')]);
+  assertEqual(download.suggestedFilename(), 'fairground-timeline.png', 'file name');
+  const bytes = fs.readFileSync(await download.path());
+  assertEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  // IHDR: the canvas's own size in device pixels.
+  const [w, h] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+  const [cw, ch] = await page.locator('#timeline').evaluate((c) => [c.width, c.height]);
+  assertEqual([w, h], [cw, ch], 'PNG size = canvas size');
+});
+
+test('[engine] seed001-group-weights: play, and the group panel shows each group\'s entity per CPU with its weight', async ({ page }) => {
+  await fresh(page, '#scenario=seed001-group-weights');
+  await page.waitForSelector('#groups');
+  await page.selectOption('#speed', '7');
+  await page.click('#btn-play');
+  await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) >= 400_000_000, null, { timeout: 60_000 });
+  await page.click('#btn-play');
+  await page.waitForFunction(() => Number(document.querySelector('#groups')?.dataset.samples) >= 20 &&
+    document.querySelectorAll('#groups-table tbody tr').length === 4, null, { timeout: 30_000 });
+  const rows = await page.locator('#groups-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    group: tr.dataset.group,
+    path: tr.querySelector('td.name').innerText.trim(),
+    w: [...tr.querySelectorAll('td.w')].map((td) => Number(td.innerText.replace(/\s/g, ''))),
+    lines: tr.querySelectorAll('svg.spark polyline').length,
+  })));
+  assertEqual(rows.map((r) => r.path), ['/A', '/A/wakers', '/B', '/B/batch'], 'groups as a tree');
+  for (const r of rows) {
+    assertEqual(r.w.length, 8, `${r.group}: one entity per CPU`);
+    assertEqual(r.lines, 8, `${r.group}: a weight line per CPU`);
+  }
+  // Sixteen hogs, two per CPU: B's load is the same everywhere, so calc_group_shares() gives
+  // each of its entities 1024 / 8 = 128 (equal PELT averages agree to a few units).
+  const b = rows.find((r) => r.group === 'B');
+  assert(b.w.every((x) => x >= 120 && x <= 136), `B's weights ${b.w}`);
+});
