@@ -42,6 +42,9 @@ pub struct Props {
     pub win: (f64, f64),
     pub on_window: Callback<(f64, f64)>,
     pub on_select: Callback<Option<u32>>,
+    /// A CPU lane a lesson step points at: outlined.
+    #[prop_or_default]
+    pub lane_mark: Option<u32>,
 }
 
 pub enum Msg {
@@ -247,6 +250,11 @@ impl Timeline {
             t += step;
             n += 1;
         }
+        if let Some(l) = p.lane_mark.filter(|&l| (l as usize) < cpus) {
+            ctx2d.set_stroke_style_str("#f0b400");
+            ctx2d.set_line_width(3.0);
+            ctx2d.stroke_rect(1.5, AXIS + lane_h * l as f64 + 0.5, w - 3.0, lane_h - 1.0);
+        }
         // The current time.
         let xn = GUTTER + (p.view_ns as f64 - t0) / npp;
         if xn >= GUTTER && xn <= w {
@@ -260,6 +268,7 @@ impl Timeline {
         let t_end = perf.as_ref().map_or_else(js_sys::Date::now, |p| p.now());
         let _ = canvas.set_attribute("data-draw-ms", &format!("{:.3}", t_end - t_start));
         let _ = canvas.set_attribute("data-slices", &p.store.0.borrow().total().to_string());
+        let _ = canvas.set_attribute("data-lane-mark", &p.lane_mark.map_or_else(String::new, |l| l.to_string()));
     }
 }
 

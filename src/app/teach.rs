@@ -166,6 +166,13 @@ impl App {
         self.seek(ctx, s.at_ns);
     }
 
+    /// The CPU lane the current lesson step points at, if any.
+    pub(crate) fn lane_mark(&self) -> Option<u32> {
+        let l = self.teach.lesson.as_ref()?;
+        let s = l.steps.get(self.teach.step)?;
+        s.highlight.iter().find(|(k, _)| k == "cpu").and_then(|(_, c)| c.parse().ok())
+    }
+
     fn task_index(&self, name: &str) -> Option<u32> {
         self.info.as_ref()?.tasks.iter().position(|t| t.name == name).map(|i| i as u32)
     }

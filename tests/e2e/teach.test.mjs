@@ -80,9 +80,19 @@ test('lesson 1 from start to end: steps move the time, fill the figures, and a p
   assert(m && Math.abs(Number(m[1]) - 75.3) < 1.5 && Math.abs(Number(m[2]) - 24.7) < 1.5, `shares in the text: ${t3}`);
   const chips = await page.locator('#lesson .chip').evaluateAll((cs) => cs.map((c) => c.innerText.trim()));
   assertEqual(chips, ['tick decisions in the decision log', "CPU 0's lane"], 'what step 3 points at');
+  // CPU 0's lane is outlined in the highlight colour (#f0b400) on the timeline.
+  await page.waitForSelector('#timeline[data-lane-mark="0"]');
+  const marked = await page.locator('#timeline').evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xf0 && d[i + 1] === 0xb4 && d[i + 2] === 0x00) n++;
+    return n;
+  });
+  assert(marked > 100, `the lane outline is drawn (${marked} px)`);
 
   await page.click('#btn-lesson-next');
   await atStep(page, 4, 4, 150_000_000);
+  await page.waitForSelector('#timeline[data-lane-mark=""]');
   assert(await page.locator('#btn-lesson-next').isDisabled(), 'no step after the last');
   assertEqual(await page.locator('#tasks-table tr.selected').getAttribute('data-task'), 'B', 'step 4 selects B');
   assert(/A was switched in \d+ times, B \d+ times/.test(await text(page, '#lesson-text')), 'switch counts filled');
