@@ -632,6 +632,11 @@ impl App {
     fn open_current(&mut self, ctx: &Context<Self>) {
         let hash = current_hash();
         let mut route = logic::parse_fragment(&hash);
+        match crate::links::exercise_link(&hash, &teach::exercise_kinds()) {
+            Some(Ok((kind, seed))) => return self.open_exercise(ctx, kind, seed),
+            Some(Err(why)) => route = Route::Invalid(why),
+            None => {}
+        }
         if route == Route::Default {
             // Make the URL say what is shown, without adding a history entry.
             if let Some(w) = web_sys::window() {

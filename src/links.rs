@@ -1,8 +1,9 @@
 //! Options a link may add after its scenario (an addition to contract §3, never a change):
 //! `#scenario=<stem>&step=N&present=1` or `#s=<data>&step=N&present=1`. `step` opens the
 //! scenario's lesson at step N (numbered from 1, as the panel shows them); `present=1` opens
-//! presenter mode. base64url never contains `&`, so the scenario part is unchanged. Pure, so
-//! it is unit-tested natively.
+//! presenter mode. base64url never contains `&`, so the scenario part is unchanged.
+//! `#exercise=<kind>&seed=N` opens a generated exercise (the worker makes it). Pure, so it is
+//! unit-tested natively.
 
 /// What the options of a link ask for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -10,6 +11,8 @@ pub struct LinkOptions {
     /// A lesson step, 0-based (the link says N = index + 1).
     pub step: Option<usize>,
     pub present: bool,
+    /// An exercise's seed (`#exercise=` links).
+    pub seed: Option<u64>,
 }
 
 /// The options after the first `&` of a fragment, and a readable message for each one that
@@ -25,20 +28,42 @@ pub fn link_options(hash: &str) -> (LinkOptions, Vec<String>) {
                 Ok(n) if n >= 1 => o.step = Some(n - 1),
                 _ => errors.push(format!("The link's \"step={}\" is not a step number (steps are numbered from 1).", short(v))),
             },
+            "seed" => match v.parse::<u64>() {
+                Ok(n) => o.seed = Some(n),
+                Err(_) => errors.push(format!("The link's \"seed={}\" is not a whole number from 0 to {}.", short(v), u64::MAX)),
+            },
             "present" => match v {
                 "1" | "" | "true" => o.present = true,
                 "0" | "false" => o.present = false,
                 _ => errors.push(format!("The link's \"present={}\" is not understood (use present=1).", short(v))),
             },
-            _ => errors.push(format!("The link's option \"{}\" is not understood (known: step=N, present=1).", short(part))),
+            _ => errors.push(format!("The link's option \"{}\" is not understood (known: step=N, present=1, seed=N).", short(part))),
         }
     }
     (o, errors)
 }
 
+/// `#exercise=<kind>&seed=N`: the kind and seed (1 when the link has none), or what is wrong
+/// with them; None for other fragments.
+pub fn exercise_link(hash: &str, kinds: &[&str]) -> Option<Result<(String, u64), String>> {
+    let frag = hash.strip_prefix('#').unwrap_or(hash);
+    let kind = frag.split('&').next()?.strip_prefix("exercise=")?;
+    if !kinds.contains(&kind) {
+        return Some(Err(format!("there is no exercise kind \"{}\" (known: {})", short(kind), kinds.join(", "))));
+    }
+    let (o, errors) = link_options(hash);
+    if let Some(e) = errors.iter().find(|e| e.contains("seed=")) {
+        return Some(Err(e.trim_end_matches('.').to_string()));
+    }
+    Some(Ok((kind.to_string(), o.seed.unwrap_or(1))))
+}
+
 /// The fragment for `base` (`scenario=<stem>` or `s=<data>`) with these options.
 pub fn with_options(base: &str, o: &LinkOptions) -> String {
     let mut f = format!("#{}", base.strip_prefix('#').unwrap_or(base));
+    if let Some(s) = o.seed {
+        f.push_str(&format!("&seed={s}"));
+    }
     if let Some(s) = o.step {
         f.push_str(&format!("&step={}", s + 1));
     }
@@ -75,9 +100,9 @@ mod tests {
         assert_eq!(link_options("#scenario=lesson-1-vruntime"), (LinkOptions::default(), vec![]));
         assert_eq!(
             link_options("#scenario=lesson-1-vruntime&step=3&present=1"),
-            (LinkOptions { step: Some(2), present: true }, vec![])
+            (LinkOptions { step: Some(2), present: true, seed: None }, vec![])
         );
-        assert_eq!(link_options("#s=abc_-&present=1").0, LinkOptions { step: None, present: true });
+        assert_eq!(link_options("#s=abc_-&present=1").0, LinkOptions { step: None, present: true, seed: None });
         // The route is read as before, options aside.
         assert_eq!(parse_fragment("#scenario=lesson-1-vruntime&step=3"), Route::Scenario("lesson-1-vruntime".into()));
         assert_eq!(parse_fragment("#s=abc&present=1"), Route::Shared("abc".into()));
@@ -101,8 +126,22 @@ mod tests {
     }
 
     #[test]
+    fn exercise_links() {
+        let kinds = ["cfs-pick", "wakeup-clamp"];
+        assert_eq!(exercise_link("#scenario=x", &kinds), None);
+        assert_eq!(exercise_link("#exercise=cfs-pick&seed=42&present=1", &kinds), Some(Ok(("cfs-pick".into(), 42))));
+        assert_eq!(exercise_link("#exercise=wakeup-clamp", &kinds), Some(Ok(("wakeup-clamp".into(), 1))));
+        assert!(exercise_link("#exercise=nope&seed=1", &kinds).is_some_and(|r| r.is_err_and(|e| e.contains("no exercise kind \"nope\""))));
+        assert!(exercise_link("#exercise=cfs-pick&seed=-3", &kinds).is_some_and(|r| r.is_err_and(|e| e.contains("seed=-3"))));
+        assert_eq!(
+            link_options(&with_options("exercise=cfs-pick", &LinkOptions { seed: Some(7), step: None, present: true })),
+            (LinkOptions { seed: Some(7), step: None, present: true }, vec![])
+        );
+    }
+
+    #[test]
     fn round_trip_and_ranges() {
-        let o = LinkOptions { step: Some(1), present: true };
+        let o = LinkOptions { step: Some(1), present: true, seed: None };
         let f = with_options("scenario=lesson-2-wakeup-clamp", &o);
         assert_eq!(f, "#scenario=lesson-2-wakeup-clamp&step=2&present=1");
         assert_eq!(link_options(&f), (o, vec![]));

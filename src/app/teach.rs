@@ -11,6 +11,8 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::{current_hash, now_ms, App, Msg, Origin};
+use crate::host::teach::EXERCISE_KINDS;
+use crate::open::Opened;
 use crate::links::{self, LinkOptions};
 use crate::logic;
 use crate::proto::{GroupsInfo, Input, LessonInfo, Output, Verdict};
@@ -48,6 +50,8 @@ pub struct Teach {
     pub ex_kind: String,
     pub ex_seed: String,
     pub ex_error: Option<String>,
+    /// An `#exercise=` link being opened: (kind, seed).
+    ex_link: Option<(String, u64)>,
     pub groups: Option<Rc<GroupsInfo>>,
     pub has_groups: bool,
     groups_asked: f64,
@@ -69,6 +73,7 @@ impl Default for Teach {
             ex_kind: crate::host::teach::EXERCISE_KINDS[0].0.to_string(),
             ex_seed: "1".to_string(),
             ex_error: None,
+            ex_link: None,
             groups: None,
             has_groups: false,
             groups_asked: 0.0,
@@ -139,16 +144,29 @@ impl App {
                     Err(e) => self.teach.lesson_error = Some(format!("The answer could not be checked: {e}")),
                 }
             }
-            Output::Exercise(Ok(text)) => {
-                self.teach.ex_error = None;
-                let o = LinkOptions { step: None, present: self.teach.present };
-                let frag = links::with_options(&format!("s={}", logic::encode_share(&text)), &o);
-                // The fragment opens it like any shared scenario (hashchange).
-                if let Some(w) = web_sys::window() {
-                    let _ = w.location().set_hash(&frag);
+            Output::Exercise(r) => {
+                let Some((kind, seed)) = self.teach.ex_link.take() else { return };
+                let label = EXERCISE_KINDS.iter().find(|k| k.0 == kind).map_or(kind.as_str(), |k| k.1);
+                match r {
+                    Ok(text) => {
+                        self.opened = Opened {
+                            stem: None,
+                            title: Some(format!("Exercise {seed}: {label}")),
+                            description: Some(format!("A generated exercise (kind {kind}, seed {seed}): the same kind and seed always give the same exercise, and the simulation checks the answer.")),
+                            errors: Vec::new(),
+                            text: Some(text.clone()),
+                        };
+                        self.restored = false;
+                        self.notice = None;
+                        self.share_link = None;
+                        self.load(ctx, text, Origin::Fragment);
+                    }
+                    Err(e) => {
+                        self.loading = false;
+                        self.opened = Opened { errors: vec![format!("{}.", crate::open::capitalize(&e))], ..Opened::default() };
+                    }
                 }
             }
-            Output::Exercise(Err(e)) => self.teach.ex_error = Some(e),
             Output::Groups(g) => {
                 self.teach.groups = (!g.names.is_empty()).then(|| Rc::new(g));
             }
@@ -201,8 +219,12 @@ impl App {
             TeachMsg::ExerciseSeed(s) => self.teach.ex_seed = s,
             TeachMsg::NewExercise => match self.teach.ex_seed.trim().parse::<u64>() {
                 Ok(seed) => {
+                    // A short link a teacher can hand out; it opens through `hashchange`.
                     self.teach.ex_error = None;
-                    self.request(ctx, Input::Exercise { kind: self.teach.ex_kind.clone(), seed });
+                    let o = LinkOptions { seed: Some(seed), step: None, present: self.teach.present };
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_hash(&links::with_options(&format!("exercise={}", self.teach.ex_kind), &o));
+                    }
                 }
                 Err(_) => {
                     self.teach.ex_error =
@@ -231,7 +253,7 @@ impl App {
                 None => return,
             },
         };
-        let o = LinkOptions { step: self.teach.lesson.as_ref().map(|_| self.teach.step), present: self.teach.present };
+        let o = LinkOptions { step: self.teach.lesson.as_ref().map(|_| self.teach.step), present: self.teach.present, seed: None };
         let page = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
         let link = format!("{page}{}", links::with_options(&base, &o));
         if let Some(w) = web_sys::window() {
@@ -260,6 +282,18 @@ impl App {
             _ => return false,
         };
         self.teach_update(ctx, m)
+    }
+
+    /// Open `#exercise=<kind>&seed=N`: the worker makes it, then it loads like any scenario.
+    pub(super) fn open_exercise(&mut self, ctx: &Context<Self>, kind: String, seed: u64) {
+        // A slower fragment open started before this one must not overwrite it.
+        self.generation = self.generation.wrapping_add(1);
+        self.loading = true;
+        self.playing = false;
+        self.teach.ex_kind = kind.clone();
+        self.teach.ex_seed = seed.to_string();
+        self.teach.ex_link = Some((kind.clone(), seed));
+        self.request(ctx, Input::Exercise { kind, seed });
     }
 
     /// Ask for the group weights now and then while the view moves.
@@ -309,4 +343,9 @@ fn js_text(v: &JsValue) -> String {
 /// For `view.rs`: the message a lesson control sends.
 pub fn msg(m: TeachMsg) -> Msg {
     Msg::Teach(m)
+}
+
+/// The exercise kinds links may name.
+pub fn exercise_kinds() -> Vec<&'static str> {
+    EXERCISE_KINDS.iter().map(|k| k.0).collect()
 }

@@ -119,9 +119,10 @@ test('a generated exercise is answered right and wrong; the same seed gives the 
   await page.selectOption('#exercise-kind', 'cfs-pick');
   await page.fill('#exercise-seed', '7');
   await page.click('#btn-exercise');
-  await page.waitForFunction(() => location.hash.startsWith('#s=') && document.querySelector('#lesson[data-steps="1"] #question'), null, { timeout: 60_000 });
+  // A short link per exercise, for handing out.
+  await page.waitForFunction(() => location.hash === '#exercise=cfs-pick&seed=7' && document.querySelector('#lesson[data-steps="1"] #question'), null, { timeout: 60_000 });
   await ready(page);
-  const hash = await page.evaluate(() => location.hash);
+  assertEqual(await text(page, '#scenario-title'), 'Exercise 7: CFS: which task runs next?', 'exercise title');
   assertEqual(await text(page, '#question .ask'), 'Which task runs next on CPU 0?', 'exercise question');
   assertEqual(await text(page, '#policy'), 'cfs-v6.2', 'policy of a CFS exercise');
   const choices = await page.locator('#question button.choice').evaluateAll((bs) => bs.map((b) => b.dataset.choice));
@@ -135,16 +136,19 @@ test('a generated exercise is answered right and wrong; the same seed gives the 
   const second = await answer(page, other);
   assertEqual(second.correct, !first.correct, 'a right and a wrong answer');
   assertEqual(second.value, first.value, 'the simulation\'s answer does not change');
+  await page.click('#btn-share');
+  const shared = await page.locator('#share-link').inputValue();
 
-  // The same seed again: the same scenario (and so the same link).
-  await page.goto(BASE_URL + '#scenario=two-hogs', { waitUntil: 'load' });
-  await ready(page);
-  await openExercises(page);
-  await page.selectOption('#exercise-kind', 'cfs-pick');
-  await page.fill('#exercise-seed', '7');
-  await page.click('#btn-exercise');
-  await page.waitForFunction(() => location.hash.startsWith('#s='), null, { timeout: 30_000 });
-  assertEqual(await page.evaluate(() => location.hash), hash, 'seed 7 again');
+  // The link again (a reload, a student's copy): the same scenario, so the same share link.
+  await fresh(page, '#exercise=cfs-pick&seed=7');
+  await page.waitForSelector('#lesson #question');
+  await page.click('#btn-share');
+  assertEqual(await page.locator('#share-link').inputValue(), shared, 'seed 7 again');
+  // Another seed, another exercise.
+  await fresh(page, '#exercise=cfs-pick&seed=8');
+  await page.waitForSelector('#lesson #question');
+  await page.click('#btn-share');
+  assert(await page.locator('#share-link').inputValue() !== shared, 'seed 8 differs from seed 7');
   await page.evaluate(() => localStorage.clear());
 }, { timeout: 150_000 });
 
@@ -197,6 +201,15 @@ test('broken lesson links are named, and the scenario opens all the same', async
     assert(err.includes(want), `${frag}: ${err}`);
     assertEqual(await page.locator('#scenario').getAttribute('data-stem'), stem, `${frag}: the scenario opened`);
     if (stem.startsWith('lesson')) await atStep(page, 1, 4, 0);
+  }
+  for (const [frag, want] of [
+    ['#exercise=nope&seed=1', 'There is no exercise kind "nope"'],
+    ['#exercise=cfs-pick&seed=x', '"seed=x" is not a whole number'],
+  ]) {
+    await fresh(page, frag);
+    await page.waitForFunction(() => document.querySelector('#scenario')?.dataset.stem === 'two-hogs' && document.querySelector('#error'));
+    const err = await text(page, '#error');
+    assert(err.includes(want) && err.includes('Showing the default scenario'), `${frag}: ${err}`);
   }
   // Still usable: step on.
   await page.click('#btn-step-tick');
