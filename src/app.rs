@@ -305,7 +305,7 @@ impl Component for App {
                 self.pump(ctx);
             }
             Msg::Frame => {
-                self.poll_groups(ctx);
+                self.teach_frame(ctx);
                 return self.frame(ctx);
             }
             Msg::Teach(m) => return self.teach_update(ctx, m),

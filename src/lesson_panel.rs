@@ -28,6 +28,15 @@ impl App {
                 </button>
                 <button id="btn-png" title="Download the timeline as it is drawn now, as a PNG (for slides)"
                     onclick={link.callback(|_| msg(TeachMsg::Png))}>{ "Export PNG" }</button>
+                <button id="btn-record" aria-pressed={t.rec.is_some().to_string()}
+                    data-frames={t.rec.as_ref().map_or(0, |r| r.frames.len()).to_string()}
+                    title="Record the timeline as it moves (play or step), then save it as an animated PNG"
+                    onclick={link.callback(|_| msg(TeachMsg::Record))}>
+                    { match &t.rec {
+                        None => "● Record animation".to_string(),
+                        Some(r) => format!("■ Stop and save ({} frames)", r.frames.len()),
+                    } }
+                </button>
                 { self.view_exercises(ctx) }
             </div>
             if !t.link_errors.is_empty() {

@@ -5,6 +5,7 @@
 // Natively only the tests use parts of the logic; the UI that calls them is wasm32-only.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+pub mod apng;
 pub mod host;
 pub mod links;
 pub mod lod;

@@ -19,6 +19,22 @@ use crate::proto::{GroupsInfo, Input, LessonInfo, Output, Verdict};
 
 /// Group weights are asked for at most this often while the view moves.
 const GROUPS_EVERY_MS: f64 = 400.0;
+/// A recording takes a frame at most this often (and only when the view has moved); each
+/// frame is shown this long in the animation.
+const FRAME_EVERY_MS: f64 = 100.0;
+/// A recording stops and is saved at this many frames, or this many bytes of pixels.
+const MAX_FRAMES: usize = 300;
+const MAX_FRAME_BYTES: usize = 128 << 20;
+
+/// Frames of the timeline canvas being recorded for an animated PNG.
+pub struct Recording {
+    w: u32,
+    h: u32,
+    pub frames: Vec<Vec<u8>>,
+    bytes: usize,
+    last_ms: f64,
+    last_view: Option<u64>,
+}
 
 pub enum TeachMsg {
     Go(usize),
@@ -32,6 +48,7 @@ pub enum TeachMsg {
     Present(bool),
     StepLink,
     Png,
+    Record,
     SelectTask(String),
 }
 
@@ -52,6 +69,7 @@ pub struct Teach {
     pub ex_error: Option<String>,
     /// An `#exercise=` link being opened: (kind, seed).
     ex_link: Option<(String, u64)>,
+    pub rec: Option<Recording>,
     pub groups: Option<Rc<GroupsInfo>>,
     pub has_groups: bool,
     groups_asked: f64,
@@ -74,6 +92,7 @@ impl Default for Teach {
             ex_seed: "1".to_string(),
             ex_error: None,
             ex_link: None,
+            rec: None,
             groups: None,
             has_groups: false,
             groups_asked: 0.0,
@@ -238,6 +257,13 @@ impl App {
                     self.notice = Some(format!("The PNG could not be made: {e}"));
                 }
             }
+            TeachMsg::Record => match self.teach.rec.take() {
+                None => {
+                    self.teach.rec = Some(Recording { w: 0, h: 0, frames: Vec::new(), bytes: 0, last_ms: 0.0, last_view: None });
+                    self.capture();
+                }
+                Some(r) => self.save_recording(r),
+            },
             TeachMsg::SelectTask(name) => self.selected = self.task_index(&name),
         }
         true
@@ -296,8 +322,54 @@ impl App {
         self.request(ctx, Input::Exercise { kind, seed });
     }
 
+    /// Every frame tick of the page: record, and ask for group weights.
+    pub(super) fn teach_frame(&mut self, ctx: &Context<Self>) {
+        if self.teach.rec.is_some() {
+            self.capture();
+        }
+        self.poll_groups(ctx);
+    }
+
+    /// Take a frame of the timeline canvas if the view moved (a size change starts afresh:
+    /// an animation has one size).
+    fn capture(&mut self) {
+        let view = self.progress.view_ns;
+        let now = now_ms();
+        let Some(r) = self.teach.rec.as_mut() else { return };
+        if r.last_view == Some(view) || now - r.last_ms < FRAME_EVERY_MS {
+            return;
+        }
+        let Some((w, h, px)) = canvas_pixels() else { return };
+        if (w, h) != (r.w, r.h) {
+            r.frames.clear();
+            r.bytes = 0;
+            (r.w, r.h) = (w, h);
+        }
+        r.bytes += px.len();
+        r.frames.push(px);
+        r.last_ms = now;
+        r.last_view = Some(view);
+        if r.frames.len() >= MAX_FRAMES || r.bytes >= MAX_FRAME_BYTES {
+            if let Some(r) = self.teach.rec.take() {
+                self.save_recording(r);
+                self.notice = Some(format!("The recording reached {MAX_FRAMES} frames (or {} MB) and was saved.", MAX_FRAME_BYTES >> 20));
+            }
+        }
+    }
+
+    fn save_recording(&mut self, r: Recording) {
+        let saved = crate::apng::encode(r.w, r.h, &r.frames, FRAME_EVERY_MS as u16).and_then(|png| {
+            use base64::Engine as _;
+            let url = format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png));
+            download(&url, "fairground-timeline-animation.png")
+        });
+        if let Err(e) = saved {
+            self.notice = Some(format!("The animation could not be made: {e}"));
+        }
+    }
+
     /// Ask for the group weights now and then while the view moves.
-    pub(super) fn poll_groups(&mut self, ctx: &Context<Self>) {
+    fn poll_groups(&mut self, ctx: &Context<Self>) {
         let t = &self.teach;
         if !t.has_groups || self.info.is_none() || self.queue.iter().any(|q| matches!(q, Input::Groups)) {
             return;
@@ -329,11 +401,29 @@ fn export_png() -> Result<(), String> {
         .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
         .ok_or("there is no timeline on the page")?;
     let url = canvas.to_data_url_with_type("image/png").map_err(|e| js_text(&e))?;
+    download(&url, "fairground-timeline.png")
+}
+
+fn download(url: &str, name: &str) -> Result<(), String> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let a = doc.create_element("a").map_err(|e| js_text(&e))?;
-    a.set_attribute("href", &url).map_err(|e| js_text(&e))?;
-    a.set_attribute("download", "fairground-timeline.png").map_err(|e| js_text(&e))?;
+    a.set_attribute("href", url).map_err(|e| js_text(&e))?;
+    a.set_attribute("download", name).map_err(|e| js_text(&e))?;
     a.dyn_into::<web_sys::HtmlElement>().map_err(|_| "not an element".to_string())?.click();
     Ok(())
+}
+
+/// The timeline canvas's pixels (device pixels, RGBA).
+fn canvas_pixels() -> Option<(u32, u32, Vec<u8>)> {
+    let doc = web_sys::window()?.document()?;
+    let canvas = doc.get_element_by_id("timeline")?.dyn_into::<web_sys::HtmlCanvasElement>().ok()?;
+    let (w, h) = (canvas.width(), canvas.height());
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let c2 = canvas.get_context("2d").ok()??.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()?;
+    let data = c2.get_image_data(0.0, 0.0, w as f64, h as f64).ok()?;
+    Some((w, h, data.data().0))
 }
 
 fn js_text(v: &JsValue) -> String {

@@ -255,3 +255,22 @@ test('[engine] seed001-group-weights: play, and the group panel shows each group
   const b = rows.find((r) => r.group === 'B');
   assert(b.w.every((x) => x >= 120 && x <= 136), `B's weights ${b.w}`);
 });
+
+test('Record animation saves the timeline as it plays, as an animated PNG', async ({ page }) => {
+  await fresh(page, '#scenario=two-hogs');
+  await page.click('#btn-record');
+  await page.click('#btn-play');
+  await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) >= 15_000_000, null, { timeout: 30_000 });
+  if (!(await page.locator('#btn-play').isDisabled())) await page.click('#btn-play');
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click('#btn-record')]);
+  assertEqual(download.suggestedFilename(), 'fairground-timeline-animation.png', 'file name');
+  const bytes = fs.readFileSync(await download.path());
+  assertEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  // acTL follows IHDR (8 + 25 bytes): its first field is the number of frames.
+  assertEqual(bytes.subarray(37, 41).toString('latin1'), 'acTL', 'an animated PNG');
+  const frames = bytes.readUInt32BE(41);
+  assert(frames >= 3, `frames: ${frames}`);
+  const [cw, ch] = await page.locator('#timeline').evaluate((c) => [c.width, c.height]);
+  assertEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], [cw, ch], 'animation size = canvas size');
+  assertEqual(await page.locator('#btn-record').getAttribute('aria-pressed'), 'false', 'recording stopped');
+});
