@@ -22,6 +22,9 @@ const SHORTCUTS: &[(&str, &str)] = &[
     ("Mouse wheel · Shift+wheel · drag", "zoom at the pointer · pan · pan"),
     ("Click a slice or a row", "select that task everywhere"),
     ("L", "copy a share link"),
+    ("PageDown / PageUp  (N / B)", "lesson: next / previous step"),
+    ("1 – 9", "lesson: choose an answer"),
+    ("P", "presenter mode on / off"),
     ("?", "show / hide this help"),
     ("Esc", "close the help, clear the selection"),
 ];
