@@ -45,6 +45,19 @@ pub struct Props {
     /// A CPU lane a lesson step points at: outlined.
     #[prop_or_default]
     pub lane_mark: Option<u32>,
+    /// Presenter mode: taller lanes and larger labels, to be read from afar.
+    #[prop_or_default]
+    pub big: bool,
+}
+
+/// The lane height for these props (presenter mode allows lanes up to 90 px).
+fn lane_h_of(p: &Props) -> f64 {
+    let h = lane_height(p.info.cpus, lanes_avail());
+    if p.big {
+        (lanes_avail() / p.info.cpus.max(1) as f64).floor().clamp(h, 90.0)
+    } else {
+        h
+    }
 }
 
 pub enum Msg {
@@ -110,7 +123,7 @@ impl Timeline {
         if x < GUTTER || y < AXIS {
             return None;
         }
-        let lane = ((y - AXIS) / lane_height(p.info.cpus, lanes_avail())) as usize;
+        let lane = ((y - AXIS) / lane_h_of(p)) as usize;
         (lane < p.info.cpus as usize).then(|| (lane, p.win.0 + (x - GUTTER) * npp))
     }
 
@@ -167,7 +180,7 @@ impl Timeline {
         let perf = web_sys::window().and_then(|w| w.performance());
         let t_start = perf.as_ref().map_or(started, |p| p.now());
         let cpus = p.info.cpus as usize;
-        let lane_h = lane_height(p.info.cpus, lanes_avail());
+        let lane_h = lane_h_of(p);
         let h = AXIS + lane_h * cpus as f64;
         // The canvas has device pixels (crisp text on HiDPI screens and projectors); drawing is
         // in CSS pixels through a scale, and the lanes' image is scaled up without smoothing.
@@ -225,7 +238,7 @@ impl Timeline {
         }
         // Lane labels.
         ctx2d.set_fill_style_str("#3a4450");
-        ctx2d.set_font("11px system-ui, sans-serif");
+        ctx2d.set_font(if p.big { "bold 15px system-ui, sans-serif" } else { "11px system-ui, sans-serif" });
         ctx2d.set_text_align("right");
         ctx2d.set_text_baseline("middle");
         let every = (12.0 / lane_h).ceil().max(1.0) as usize;

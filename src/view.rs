@@ -145,7 +145,7 @@ impl App {
                 { self.view_teach(ctx) }
                 { self.view_transport(ctx, info) }
                 { self.view_zoom(ctx, info) }
-                <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()}
+                <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()} big={self.teach.present}
                     view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
                     win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} />
                 <div class="layout">

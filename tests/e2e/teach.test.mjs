@@ -176,9 +176,13 @@ test('presenter mode from a link: large type, fewer panels, and keys alone walk 
   await atStep(page, 4, 4, at[3]);
   await page.keyboard.press('PageUp');
   await atStep(page, 3, 4, at[2]);
+  const bigLane = (await page.locator('#timeline').boundingBox()).height;
   await page.keyboard.press('p');
   await page.waitForFunction(() => document.body.className === '');
   assert(await page.locator('#sched-panel').isVisible(), 'the scheduler panel is back');
+  // One CPU: a 36 px lane normally, up to 90 px in presenter mode (+ the 20 px axis).
+  await page.waitForFunction(() => document.querySelector('#timeline').getBoundingClientRect().height < 60);
+  assert(bigLane >= 100, `presenter mode's timeline is taller (${bigLane} px)`);
 
   // The step link opens this step again, in presenter mode if on.
   await page.keyboard.press('p');
