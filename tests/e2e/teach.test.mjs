@@ -73,6 +73,17 @@ test('lesson 1 from start to end: steps move the time, fill the figures, and a p
 
   await page.click('#btn-lesson-next');
   await atStep(page, 3, 4, 50_000_000);
+  // The answer agrees with the timeline, which comes from the run's trace, not the decision
+  // log: just after the pick's time, CPU 0 runs the task the verdict named.
+  const pickMs = Number(first.why.match(/^Decision log, ([\d.]+) ms/)?.[1]);
+  assert(pickMs >= 9.5 && pickMs < 50, `the pick's time: ${first.why}`);
+  const box = await page.locator('#timeline').boundingBox();
+  // The whole 200 ms run is in view: a gutter of 64 px, an axis of 20 px, a 36 px lane.
+  await page.mouse.move(box.x + 64 + (box.width - 64) * ((pickMs + 0.3) / 200), box.y + 20 + 18);
+  await page.waitForSelector('#timeline-tooltip');
+  const tip = await text(page, '#timeline-tooltip');
+  assert(tip.startsWith(`${first.value} on CPU 0`), `at ${pickMs + 0.3} ms the timeline shows: ${tip}`);
+  await page.mouse.move(0, 0);
   const t3 = await text(page, '#lesson-text');
   assert(!t3.includes('{{'), 'placeholders are filled');
   // Weights 1024 : 335 → 75.3% : 24.7%, within the rounding of 1 ms ticks.
