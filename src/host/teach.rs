@@ -148,6 +148,22 @@ mod tests {
     }
 
     #[test]
+    fn the_answer_follows_the_scenario_not_the_file() {
+        // Lesson 2's wakeup: vdiff 3 ms against wakeup_gran 3.057 ms (1 ms × 1024/335 for a
+        // nice-5 wakee), clamped to get_latency_max() 2.25 ms. With the clamp W preempts;
+        // without it, 3 < 3.057 and it does not.
+        let text = shipped("lesson-2-wakeup-clamp");
+        let (h, _) = Host::load(&text).expect("loads");
+        let with = h.check(1, "yes").expect("answers");
+        assert!(with.correct, "{}", with.explanation);
+        let off = text.replace("\"latency_max_clamp_wakeup\": true", "\"latency_max_clamp_wakeup\": false");
+        assert_ne!(off, text);
+        let (h, _) = Host::load(&off).expect("loads");
+        let without = h.check(1, "yes").expect("answers");
+        assert!(!without.correct && without.value == "no", "{}", without.explanation);
+    }
+
+    #[test]
     fn exercises_load_and_are_checked_by_the_run() {
         assert!(exercise("no-such-kind", 1).unwrap_err().contains("no exercise kind"));
         for (kind, _) in EXERCISE_KINDS {

@@ -289,3 +289,22 @@ test('Record animation saves the timeline as it plays, as an animated PNG', asyn
   assertEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], [cw, ch], 'animation size = canvas size');
   assertEqual(await page.locator('#btn-record').getAttribute('aria-pressed'), 'false', 'recording stopped');
 });
+
+test('the answer comes from the run as it is: switching the wakeup clamp off in the scheduler panel changes it', async ({ page }) => {
+  // Lesson 2: W (nice 5) wakes 3 ms of vruntime ahead; its wakeup granularity 1 ms × 1024/335
+  // ≈ 3.06 ms is clamped to get_latency_max() = 2.25 ms. With the clamp it preempts; without,
+  // 3 ms < 3.06 ms and it does not.
+  await fresh(page, '#scenario=lesson-2-wakeup-clamp&step=2');
+  await atStep(page, 2, 3, 14_000_000);
+  const on = await answer(page, 'yes');
+  assert(on.correct, `with the clamp: ${on.why}`);
+  assert(/clamped to get_latency_max 2\.250 ms/.test(on.why), `the log shows the clamp: ${on.why}`);
+  await page.uncheck('#feat-latency_max_clamp_wakeup');
+  // The run is built again; the lesson stays at its step and the old verdict is gone.
+  await page.waitForFunction(() => !document.querySelector('#feat-latency_max_clamp_wakeup').checked &&
+    document.querySelector('#lesson')?.dataset.step === '2' && !document.querySelector('#verdict') &&
+    !document.querySelector('#status'), null, { timeout: 30_000 });
+  const off = await answer(page, 'yes');
+  assert(!off.correct && off.value === 'no', `without the clamp: ${off.why}`);
+  await page.evaluate(() => localStorage.clear());
+});
