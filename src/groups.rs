@@ -92,8 +92,17 @@ fn view_group(g: &GroupsInfo, i: usize, shown: usize, cpus: usize) -> Html {
                     <td class={classes!("num", "w", s.on_rq.then_some("queued"))} data-cpu={c.to_string()} {title}>{ logic::fmt_int(s.weight) }</td>
                 }
             }) }
-            <td>{ sparkline(g, i, cpus.min(MAX_CPUS), cpus) }</td>
+            <td class="spark-cell">{ sparkline(g, i, cpus.min(MAX_CPUS), cpus) }<span class="hint range">{ range(g, i, cpus) }</span></td>
         </tr>
+    }
+}
+
+/// The lowest and highest weight sampled, on any CPU: the sparkline's scale.
+fn range(g: &GroupsInfo, i: usize, cpus: usize) -> String {
+    let all = g.weights.iter().flat_map(|w| w.iter().skip(i * cpus).take(cpus).copied());
+    match all.fold(None, |m: Option<(u32, u32)>, x| Some(m.map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))))) {
+        Some((lo, hi)) => format!("{lo}–{hi}"),
+        None => String::new(),
     }
 }
 

@@ -77,6 +77,7 @@ test('lesson 1 from start to end: steps move the time, fill the figures, and a p
   // log: just after the pick's time, CPU 0 runs the task the verdict named.
   const pickMs = Number(first.why.match(/^Decision log, ([\d.]+) ms/)?.[1]);
   assert(pickMs >= 9.5 && pickMs < 50, `the pick's time: ${first.why}`);
+  await page.locator('#timeline').scrollIntoViewIfNeeded();
   const box = await page.locator('#timeline').boundingBox();
   // The whole 200 ms run is in view: a gutter of 64 px, an axis of 20 px, a 36 px lane.
   await page.mouse.move(box.x + 64 + (box.width - 64) * ((pickMs + 0.3) / 200), box.y + 20 + 18);
@@ -147,6 +148,17 @@ test('a generated exercise is answered right and wrong; the same seed gives the 
   const second = await answer(page, other);
   assertEqual(second.correct, !first.correct, 'a right and a wrong answer');
   assertEqual(second.value, first.value, 'the simulation\'s answer does not change');
+  // The timeline (the run's trace) agrees: after the pick, CPU 0 runs the task named.
+  const pickMs = Number(first.why.match(/^Decision log, ([\d.]+) ms/)?.[1]);
+  await page.click('#btn-end');
+  await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
+  await page.locator('#timeline').scrollIntoViewIfNeeded();
+  const box = await page.locator('#timeline').boundingBox();
+  await page.mouse.move(box.x + 64 + (box.width - 64) * ((pickMs + 0.2) / 250), box.y + 20 + 18);
+  await page.waitForSelector('#timeline-tooltip');
+  const tip = await text(page, '#timeline-tooltip');
+  assert(tip.startsWith(`${first.value} on CPU 0`), `at ${pickMs + 0.2} ms the timeline shows: ${tip}`);
+  await page.mouse.move(0, 0);
   await page.click('#btn-share');
   const shared = await page.locator('#share-link').inputValue();
 
@@ -259,11 +271,14 @@ test('[engine] seed001-group-weights: play, and the group panel shows each group
     path: tr.querySelector('td.name').innerText.trim(),
     w: [...tr.querySelectorAll('td.w')].map((td) => Number(td.innerText.replace(/\s/g, ''))),
     lines: tr.querySelectorAll('svg.spark polyline').length,
+    range: tr.querySelector('.range').innerText.trim(),
   })));
   assertEqual(rows.map((r) => r.path), ['/A', '/A/wakers', '/B', '/B/batch'], 'groups as a tree');
   for (const r of rows) {
     assertEqual(r.w.length, 8, `${r.group}: one entity per CPU`);
     assertEqual(r.lines, 8, `${r.group}: a weight line per CPU`);
+    const [lo, hi] = r.range.split('–').map(Number);
+    assert(lo <= Math.min(...r.w) && hi >= Math.max(...r.w), `${r.group}: the range ${r.range} holds the weights now ${r.w}`);
   }
   // Sixteen hogs, two per CPU: B's load is the same everywhere, so calc_group_shares() gives
   // each of its entities 1024 / 8 = 128 (equal PELT averages agree to a few units).
