@@ -40,6 +40,7 @@ pub struct Host {
     truncate: Option<u64>,
     scratch: Vec<u64>,
     live: Vec<TaskLive>,
+    groups: groups::GroupSampler,
 }
 
 /// Wall-clock budget of one answer, so the worker keeps answering while it plays.
@@ -101,7 +102,9 @@ impl Host {
             mark: sim.trace.as_ref().map(|t| t.mark()).expect("trace enabled above"),
             n_timeline: v.scenario.timeline.len(),
         };
+        let groups = groups::GroupSampler::new(&sim, report.effective.tick_ns);
         let host = Host {
+            groups,
             scenario: v.scenario,
             sim,
             view_ns: 0,
@@ -167,6 +170,7 @@ impl Host {
             let _ = sim.add_timeline_entry(&self.scenario, e);
         }
         self.last_cp_events = sim.events;
+        self.groups.rewind(cp.upto);
         self.sim = sim;
         self.view_ns = cp.upto.saturating_sub(1);
     }
@@ -192,6 +196,7 @@ impl Host {
                 }
             }
             self.sim.step_instant();
+            self.groups.after_instant(&self.sim);
             self.view_ns = self.sim.now;
             if self.sim.events - self.last_cp_events >= self.cp_every {
                 self.checkpoint();
@@ -297,6 +302,11 @@ impl Host {
         Ok((text, at_ns))
     }
 
+    /// The task groups now, and their weights sampled so far.
+    pub fn groups_info(&self) -> GroupsInfo {
+        self.groups.info(&self.sim)
+    }
+
     /// The answer to a request: figures now, and the slices the page does not have yet.
     pub fn progress(&mut self, work: (u64, f64)) -> Progress {
         self.progress_with(work, true)
@@ -390,6 +400,9 @@ fn describe(b: &Behavior) -> String {
         Behavior::Replay { start_us, steps_us } => format!("replay of {} run/sleep steps from {start_us} µs", steps_us.len()),
     }
 }
+
+mod groups;
+pub mod teach;
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,9 @@
 // Natively only the tests use parts of the logic; the UI that calls them is wasm32-only.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+pub mod apng;
 pub mod host;
+pub mod links;
 pub mod lod;
 pub mod logic;
 pub mod proto;
@@ -14,6 +16,10 @@ pub mod settings;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+mod groups;
+#[cfg(target_arch = "wasm32")]
+mod lesson_panel;
 #[cfg(target_arch = "wasm32")]
 mod open;
 #[cfg(target_arch = "wasm32")]

@@ -116,6 +116,16 @@ impl SimWorker {
                 Ok((text, at_ns)) => Output::Edited { text, at_ns, progress: h.progress((0, 0.0)) },
                 Err(message) => Output::EditRefused { message },
             }),
+            Input::Lesson => match self.host.as_ref() {
+                Some(h) => Output::Lesson(h.lesson()),
+                None => Output::Lesson(Err("no scenario is loaded".into())),
+            },
+            Input::Check { step, choice } => match self.host.as_ref() {
+                Some(h) => Output::Checked(h.check(step, &choice)),
+                None => Output::Checked(Err("no scenario is loaded".into())),
+            },
+            Input::Exercise { kind, seed } => Output::Exercise(crate::host::teach::exercise(&kind, seed)),
+            Input::Groups => Output::Groups(self.host.as_ref().map(|h| h.groups_info()).unwrap_or_default()),
         }
     }
 
