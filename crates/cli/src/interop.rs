@@ -23,6 +23,21 @@ fn read(file: &str) -> Result<String, ExitCode> {
     })
 }
 
+/// Warnings on stderr; the scenario on stdout, once it validates as any file would (the
+/// policy and HZ come from the user's options).
+fn print_scenario(file: &str, scenario: &serde_json::Value, warnings: &[String]) -> ExitCode {
+    for w in warnings {
+        eprintln!("fairground: {file}: {w}");
+    }
+    let json = serde_json::to_string_pretty(scenario).unwrap_or_default();
+    if let Err(e) = parse_scenario(&json) {
+        eprintln!("fairground: {file}: the scenario built from it is not valid: {e}");
+        return ExitCode::from(2);
+    }
+    println!("{json}");
+    ExitCode::SUCCESS
+}
+
 pub fn export(args: &[String]) -> ExitCode {
     let [file] = args else {
         eprintln!("fairground: export-ftrace takes one FILE");
@@ -93,19 +108,7 @@ pub fn import(args: &[String]) -> ExitCode {
         Err(c) => return c,
     };
     match import_ftrace(&text, &opts) {
-        Ok(imp) => {
-            for w in &imp.warnings {
-                eprintln!("fairground: {file}: {w}");
-            }
-            // The scenario must validate as any file would (policy and hz come from the user).
-            let json = serde_json::to_string_pretty(&imp.scenario).unwrap_or_default();
-            if let Err(e) = parse_scenario(&json) {
-                eprintln!("fairground: {file}: the scenario built from the trace is not valid: {e}");
-                return ExitCode::from(2);
-            }
-            println!("{json}");
-            ExitCode::SUCCESS
-        }
+        Ok(imp) => print_scenario(&file, &imp.scenario, &imp.warnings),
         Err(e) => {
             eprintln!("fairground: {file}: {e}");
             ExitCode::from(2)
@@ -130,18 +133,7 @@ pub fn import_rtapp(args: &[String]) -> ExitCode {
         Err(c) => return c,
     };
     match fairground_sim::interop::import_rtapp(&text, policy) {
-        Ok((scenario, warnings)) => {
-            for w in &warnings {
-                eprintln!("fairground: {file}: {w}");
-            }
-            let json = serde_json::to_string_pretty(&scenario).unwrap_or_default();
-            if let Err(e) = parse_scenario(&json) {
-                eprintln!("fairground: {file}: the scenario built from it is not valid: {e}");
-                return ExitCode::from(2);
-            }
-            println!("{json}");
-            ExitCode::SUCCESS
-        }
+        Ok((scenario, warnings)) => print_scenario(file, &scenario, &warnings),
         Err(e) => {
             eprintln!("fairground: {file}: {e}");
             ExitCode::from(2)

@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Some("export-rtapp") => interop::export_rtapp(&args[1..]),
         Some("compare") => measure::compare_cmd(&args[1..]),
         Some("sweep") => measure::sweep_cmd(&args[1..]),
+        Some("samples") => measure::samples_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}{}\n{}\n{}", measure::USAGE, interop::USAGE, interop::USAGE_RTAPP);
             ExitCode::SUCCESS

@@ -10,7 +10,8 @@ pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--j
                                 run FILE under two variants (same seed) and print what changed,
                                 e.g. --a scheduler.features.latency_max_clamp_wakeup=true
                                      --b scheduler.features.latency_max_clamp_wakeup=false
-  sweep FILE --param PATH --values V1,V2,... | --range LO..HI[:STEP] [--task NAME] [--json]
+  samples FILE                  every wakeup-latency and preempt-delay sample of a run, as CSV
+  sweep FILE --param PATH --values V1,V2,... | --range LO..HI[:STEP] [--task NAME] [--json | --csv]
                                 run FILE once per value of PATH and print latency percentiles
                                 (of NAME, or of every task) against it";
 
@@ -76,7 +77,7 @@ fn values_of(spec: &str, range: bool) -> Result<Vec<Value>, String> {
 }
 
 pub fn sweep_cmd(args: &[String]) -> ExitCode {
-    let (mut file, mut param, mut values, mut task, mut json_out) = (None, None, None, None, false);
+    let (mut file, mut param, mut values, mut task, mut json_out, mut csv_out) = (None, None, None, None, false, false);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -88,6 +89,7 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
             },
             "--task" => task = it.next().cloned(),
             "--json" => json_out = true,
+            "--csv" => csv_out = true,
             s if !s.starts_with('-') && file.is_none() => file = Some(s.to_string()),
             s => return fail(format!("unknown option {s}")),
         }
@@ -107,6 +109,9 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         Err(e) => return fail(format!("{file}: {e}")),
     };
     eprintln!();
+    if csv_out {
+        return emit(&fairground_sim::measure::csv::sweep_csv(&points));
+    }
     let mut rows = Vec::new();
     for p in &points {
         for t in p.report.tasks.iter().filter(|t| task.as_ref().is_none_or(|n| &t.name == n)) {
@@ -143,4 +148,22 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
 fn emit(out: &str) -> ExitCode {
     let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
     ExitCode::SUCCESS
+}
+
+pub fn samples_cmd(args: &[String]) -> ExitCode {
+    let [file] = args else { return fail("samples takes one FILE".into()) };
+    let text = match read(file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let run = fairground_sim::parse_scenario(&text).and_then(|v| {
+        fairground_sim::scenario::check_cost(&v.scenario, &Limits::NATIVE)?;
+        let mut sim = fairground_sim::engine::Sim::new(&v)?;
+        sim.run();
+        Ok(sim)
+    });
+    match run {
+        Ok(sim) => emit(&fairground_sim::measure::csv::samples_csv(&sim)),
+        Err(e) => fail(format!("{file}: {e}")),
+    }
 }

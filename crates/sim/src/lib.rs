@@ -78,12 +78,14 @@ pub mod entity;
 pub mod explain;
 pub mod group;
 pub mod interop;
+pub mod lesson;
 pub mod measure;
 pub mod rbtree;
 pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod tunables;
+pub mod view;
 pub mod weights;
 
 pub use report::Report;

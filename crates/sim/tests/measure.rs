@@ -96,3 +96,18 @@ fn latency_nice_sweep_shows_the_trend_and_can_stop() {
     .expect("runs");
     assert_eq!((stopped.len(), seen), (1, 3), "cancelled after the first point");
 }
+
+#[test]
+fn csv_exports_hold_every_sample_and_row() {
+    use fairground_sim::measure::csv::{rows_csv, samples_csv};
+    let v = fairground_sim::parse_scenario(&shipped("mixed-behaviours")).expect("valid");
+    let mut s = fairground_sim::engine::Sim::new(&v).expect("sim");
+    s.run();
+    let csv = samples_csv(&s);
+    let n: usize = s.tasks.iter().map(|t| t.stats.wakeup_latency.len() + t.stats.preempt_delay.len()).sum();
+    assert_eq!(csv.lines().count(), n + 1);
+    assert!(csv.lines().skip(1).all(|l| l.split(',').count() == 3));
+    let on = [parse_assignment("seed=1").expect("ok")];
+    let c = compare(&shipped("two-hogs"), &on, &on, &Limits::NATIVE).expect("runs");
+    assert_eq!(rows_csv(&c.rows).lines().count(), c.rows.len() + 1);
+}

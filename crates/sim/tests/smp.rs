@@ -226,6 +226,11 @@ fn newly_idle_cpu_pulls_at_once() {
     assert_eq!(s.cpus[1].curr, h0 as u32);
     assert_eq!(s.cpus[0].curr, h1 as u32);
     assert_eq!(s.tasks[h0].stats.migrations, 1);
+    // detach/attach keep its place (v6.2): relative to the source's min_vruntime on the way
+    // out, the destination's on the way in, so it is neither behind nor far ahead of it.
+    let dst = s.fair.cfs_rqs[s.fair.root_rq(1) as usize].min_vruntime;
+    let d = s.fair.ents[h0].vruntime.wrapping_sub(dst) as i64;
+    assert!((0..=12_000_000).contains(&d), "vruntime {d} ns from the destination's min_vruntime");
 }
 
 /// No CPU stays idle for longer than the longest balance interval while another CPU holds

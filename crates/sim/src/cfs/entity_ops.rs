@@ -16,20 +16,27 @@ impl Fair {
             return crate::eevdf::entity_ops::update_curr(self, rq);
         }
         let curr = self.cfs_rqs[rq as usize].curr;
-        if curr == NIL {
+        if curr == NIL || !self.update_curr_se(curr) {
             return;
         }
+        self.update_min_vruntime(rq);
+    }
+
+    /// The accounting every version's `update_curr()` starts with (v6.12 calls it
+    /// `update_curr_se()`): charge the time since `exec_start`, and advance the vruntime by it
+    /// scaled by 1024/weight. False when no time has passed.
+    pub(crate) fn update_curr_se(&mut self, curr: u32) -> bool {
         let now = self.now;
         let e = &mut self.ents[curr as usize];
         let delta_exec = now.wrapping_sub(e.exec_start);
         if (delta_exec as i64) <= 0 {
-            return;
+            return false;
         }
         e.exec_start = now;
         e.sum_exec_runtime += delta_exec;
         let dv = calc_delta_fair(delta_exec, &mut e.load);
         e.vruntime = e.vruntime.wrapping_add(dv);
-        self.update_min_vruntime(rq);
+        true
     }
 
     /// `place_entity()` (v6.2; v12 1/8 only factors the sleeper credit into

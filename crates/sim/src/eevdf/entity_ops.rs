@@ -12,7 +12,6 @@ use crate::cfs::flags::*;
 use crate::cfs::Fair;
 use crate::group::pelt::{DO_ATTACH, UPDATE_TG};
 use crate::entity::NIL;
-use crate::weights::calc_delta_fair;
 
 /// `did_preempt_short()` (v6.12): PREEMPT_SHORT cancelled curr's run-to-parity protection
 /// (vlag ≠ deadline) and curr has become ineligible.
@@ -30,19 +29,9 @@ fn did_preempt_short(f: &Fair, rq: u32, curr: u32) -> bool {
 /// `update_curr()` (v6.6; v6.12 adds the PREEMPT_SHORT check and moves the resched here).
 pub fn update_curr(f: &mut Fair, rq: u32) {
     let curr = f.cfs_rqs[rq as usize].curr;
-    if curr == NIL {
+    if curr == NIL || !f.update_curr_se(curr) {
         return;
     }
-    let now = f.now;
-    let e = &mut f.ents[curr as usize];
-    let delta_exec = now.wrapping_sub(e.exec_start);
-    if (delta_exec as i64) <= 0 {
-        return;
-    }
-    e.exec_start = now;
-    e.sum_exec_runtime += delta_exec;
-    let dv = calc_delta_fair(delta_exec, &mut e.load);
-    e.vruntime = e.vruntime.wrapping_add(dv);
     let used_up = update_deadline(f, curr);
     update_min_vruntime(f, rq);
     if f.cfs_rqs[rq as usize].nr_running == 1 {

@@ -70,21 +70,30 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
         flags = ENQUEUE_WAKEUP;
         s = f.ents[s as usize].parent;
     }
+    let update_group = f.cfg.feat.update_cfs_group_enqueue;
     while s != NIL {
-        let q = f.ents[s as usize].cfs_rq;
-        if f.pelt {
-            f.update_load_avg(q, s, UPDATE_TG);
-            if f.cfg.feat.update_cfs_group_enqueue {
-                f.update_cfs_group(s);
-            }
-        }
-        if v612 {
-            f.ents[s as usize].slice = slice;
-            slice = cfs_rq_min_slice(f, q);
-        }
+        let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running += 1;
         s = f.ents[s as usize].parent;
     }
+}
+
+/// The second loop of `enqueue_task_fair()` and `dequeue_entities()`, for an ancestor that
+/// stays queued: its load average and group weight (the tick's, or the switched call site's),
+/// and in v6.12 the shortest slice below it. Returns the runqueue it is queued on.
+fn update_ancestor(f: &mut Fair, s: u32, slice: &mut u64, update_group: bool) -> u32 {
+    let q = f.ents[s as usize].cfs_rq;
+    if f.pelt {
+        f.update_load_avg(q, s, UPDATE_TG);
+        if update_group {
+            f.update_cfs_group(s);
+        }
+    }
+    if f.eevdf == Some(Version::V612) {
+        f.ents[s as usize].slice = *slice;
+        *slice = cfs_rq_min_slice(f, q);
+    }
+    q
 }
 
 fn enqueue_cause(se: u32, flags: u32) -> ReschedCause {
@@ -102,7 +111,6 @@ fn enqueue_cause(se: u32, flags: u32) -> ReschedCause {
 /// the runqueue, counted in nr_running and h_nr_running.
 pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     let task_sleep = flags & DEQUEUE_SLEEP != 0;
-    let v612 = f.eevdf == Some(Version::V612);
     let task = f.ents[se as usize].is_task();
     let h = u32::from(task);
     let mut slice = if task { 0 } else { cfs_rq_min_slice(f, f.ents[se as usize].my_q) };
@@ -129,18 +137,9 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
         flags &= !DEQUEUE_DELAYED;
         s = f.ents[s as usize].parent;
     }
+    let update_group = f.cfg.feat.update_cfs_group_dequeue;
     while s != NIL {
-        let q = f.ents[s as usize].cfs_rq;
-        if f.pelt {
-            f.update_load_avg(q, s, UPDATE_TG);
-            if f.cfg.feat.update_cfs_group_dequeue {
-                f.update_cfs_group(s);
-            }
-        }
-        if v612 {
-            f.ents[s as usize].slice = slice;
-            slice = cfs_rq_min_slice(f, q);
-        }
+        let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running -= h;
         s = f.ents[s as usize].parent;
     }

@@ -50,6 +50,10 @@ pub struct Smp {
     /// each; a CPU found with fewer is cleared. Only an optimisation: a CPU with fewer than
     /// two runnable tasks is never a source.
     overloaded: Vec<u64>,
+    /// Bit per CPU: idle (nothing running, nothing runnable), kept current at every
+    /// `schedule()`, `activate_task()` and `deactivate_task()`; lets `select_idle_cpu()` find
+    /// the next idle CPU with a few word operations instead of visiting every CPU.
+    pub(super) idle: Vec<u64>,
     /// Scratch orderings for the periodic balance (reused: no allocation per balance).
     by_load_desc: Vec<u32>,
     by_load_asc: Vec<u32>,
@@ -78,6 +82,16 @@ impl Smp {
             cfs_tasks: CfsTasks::new(cpus as usize, tasks),
             homed: vec![0; cpus as usize],
             overloaded: vec![0; (cpus as usize).div_ceil(64)],
+            idle: (0..(cpus as usize).div_ceil(64))
+                .map(|w| {
+                    let n = (cpus as usize - w * 64).min(64);
+                    if n == 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << n) - 1
+                    }
+                })
+                .collect(),
             by_load_desc: Vec::with_capacity(cpus as usize),
             by_load_asc: Vec::with_capacity(cpus as usize),
         }
@@ -104,12 +118,30 @@ impl Sim {
         if self.nr_running(cpu) >= 2 {
             self.smp.overloaded[cpu as usize / 64] |= 1 << (cpu % 64);
         }
+        self.update_idle_bit(cpu);
     }
 
     /// `deactivate_task()`: dequeue from the fair class and from `cfs_tasks`.
     pub(super) fn deactivate_task(&mut self, ti: u32, flags: u32) {
+        let cpu = self.tasks[ti as usize].cpu;
         self.fair.dequeue_task_fair(ti, flags);
         self.smp.cfs_tasks.remove(ti);
+        self.update_idle_bit(cpu);
+    }
+
+    /// Refresh `cpu`'s bit in the idle map from its running task and runnable count.
+    pub(super) fn update_idle_bit(&mut self, cpu: u32) {
+        let (w, b) = (cpu as usize / 64, 1u64 << (cpu % 64));
+        if self.cpus[cpu as usize].curr == NIL && self.nr_running(cpu) == 0 {
+            self.smp.idle[w] |= b;
+        } else {
+            self.smp.idle[w] &= !b;
+        }
+    }
+
+    /// The first idle CPU in `[from, end)` by the idle map.
+    pub(super) fn next_idle(&self, from: u32, end: u32) -> Option<u32> {
+        next_bit(&self.smp.idle, from, end)
     }
 
     /// `can_migrate_task()` over `detach_tasks()`'s walk: the least recently run task of
@@ -184,17 +216,7 @@ impl Sim {
 
     /// The first CPU in `[from, end)` whose overloaded bit is set.
     fn next_overloaded(&self, from: u32, end: u32) -> Option<u32> {
-        let mut c = from;
-        while c < end {
-            let word = self.smp.overloaded[c as usize / 64] >> (c % 64);
-            if word == 0 {
-                c = (c / 64 + 1) * 64;
-                continue;
-            }
-            let found = c + word.trailing_zeros();
-            return (found < end).then_some(found);
-        }
-        None
+        next_bit(&self.smp.overloaded, from, end)
     }
 
     /// `rebalance_domains()` at a tick, modelled: each level whose interval divides the tick
@@ -286,6 +308,21 @@ impl Sim {
     }
 }
 
+/// The first set bit in `[from, end)` of a bit map over CPUs.
+fn next_bit(map: &[u64], from: u32, end: u32) -> Option<u32> {
+    let mut c = from;
+    while c < end {
+        let word = map[c as usize / 64] >> (c % 64);
+        if word == 0 {
+            c = (c / 64 + 1) * 64;
+            continue;
+        }
+        let found = c + word.trailing_zeros();
+        return (found < end).then_some(found);
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,6 +334,17 @@ mod tests {
     /// A domain of `span` CPUs balances every `span` ms, rounded up to whole ticks (at least
     /// one): 8 ms at 250 Hz is 2 ticks, 64 ms is 16; 1 024 ms at 1000 Hz is 1 024 ticks;
     /// 4 ms at 100 Hz rounds up to 1 tick, 2 ms at 300 Hz to 1 (0.6), 8 ms at 300 Hz to 3 (2.4).
+    #[test]
+    fn next_bit_finds_the_first_set_bit_in_range() {
+        let map = [1u64 << 63, 0b101];
+        assert_eq!(next_bit(&map, 0, 128), Some(63));
+        assert_eq!(next_bit(&map, 0, 63), None);
+        assert_eq!(next_bit(&map, 64, 128), Some(64));
+        assert_eq!(next_bit(&map, 65, 128), Some(66));
+        assert_eq!(next_bit(&map, 65, 66), None);
+        assert_eq!(next_bit(&map, 67, 128), None);
+    }
+
     #[test]
     fn domain_levels_and_intervals() {
         assert_eq!(levels(64, 8, 250), vec![(8, 2), (64, 16)]);

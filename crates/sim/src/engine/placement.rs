@@ -72,10 +72,41 @@ impl Sim {
             return NIL;
         }
         // "because !--nr is the condition to stop scan"
-        let mut nr = self.smp.nr_idle_scan[(target / c.llc_size) as usize] + 1;
+        let nr = self.smp.nr_idle_scan[(target / c.llc_size) as usize] + 1;
         if nr == 1 {
             return NIL;
         }
+        if t.allowed.is_empty() {
+            // Every CPU counts: the scan looks at the nr - 1 CPUs after the target, wrapping
+            // in the LLC; the idle map finds the first idle one among them.
+            let found = self.scan_idle_map(target, c.llc_first, c.llc_size, nr - 1);
+            debug_assert_eq!(found, self.select_idle_cpu_walk(ti, target, nr), "idle map out of date");
+            return found;
+        }
+        self.select_idle_cpu_walk(ti, target, nr)
+    }
+
+    /// The first idle CPU among the `n` CPUs after `target` in its LLC, wrapping.
+    fn scan_idle_map(&self, target: u32, first: u32, size: u32, n: u32) -> u32 {
+        let end = first + size;
+        let n = n.min(size);
+        let a_end = (target + 1 + n).min(end);
+        if let Some(cpu) = self.next_idle(target + 1, a_end) {
+            return cpu;
+        }
+        let rest = n - (a_end - (target + 1));
+        if rest > 0 {
+            if let Some(cpu) = self.next_idle(first, first + rest) {
+                return cpu;
+            }
+        }
+        NIL
+    }
+
+    /// `select_idle_cpu()`'s loop itself, CPU by CPU, counting only allowed CPUs.
+    fn select_idle_cpu_walk(&self, ti: u32, target: u32, mut nr: u32) -> u32 {
+        let t = &self.tasks[ti as usize];
+        let c = &self.cpus[target as usize];
         for k in 1..=c.llc_size {
             let cpu = c.llc_first + (target - c.llc_first + k) % c.llc_size;
             if !t.may_run_on(cpu) {

@@ -25,6 +25,7 @@ impl Sim {
             next = self.newidle_balance(cpu);
         }
         if next == prev {
+            self.update_idle_bit(cpu);
             return;
         }
         if next != NIL && self.fair.log.is_some() {
@@ -34,6 +35,7 @@ impl Sim {
             self.switch_out(cpu, prev, cause);
         }
         self.cpus[cpu as usize].curr = next;
+        self.update_idle_bit(cpu);
         if next != NIL {
             self.switch_in(cpu, next);
         }

@@ -63,13 +63,7 @@ impl Fair {
                 q.tg = g as u32;
                 self.cfs_rqs.push(q);
                 // init_tg_cfs_entry(): group entities always have weight.
-                let (parent_rq, parent_se, depth) = if parent == NIL {
-                    (self.root_rq(cpu), NIL, 0)
-                } else {
-                    let p = &self.tgs[parent as usize];
-                    let pse = p.se[cpu as usize];
-                    (p.cfs_rq[cpu as usize], pse, self.ents[pse as usize].depth + 1)
-                };
+                let (parent_rq, parent_se, depth) = self.place_in(parent, cpu);
                 let mut e = Entity::new(LoadWeight { weight: NICE_0_LOAD, inv_weight: 0 }, parent_rq);
                 e.parent = parent_se;
                 e.my_q = rq;
@@ -89,23 +83,25 @@ impl Fair {
     /// The runqueue a task of group `tg` (NIL = root) uses on `cpu`.
     #[inline]
     pub fn tg_cfs_rq(&self, tg: u32, cpu: u32) -> u32 {
+        self.place_in(tg, cpu).0
+    }
+
+    /// Where an entity of group `tg` (NIL = root) sits on `cpu`: the runqueue, the parent
+    /// entity (NIL at the root) and the depth.
+    fn place_in(&self, tg: u32, cpu: u32) -> (u32, u32, u32) {
         if tg == NIL {
-            self.root_rq(cpu)
+            (self.root_rq(cpu), NIL, 0)
         } else {
-            self.tgs[tg as usize].cfs_rq[cpu as usize]
+            let g = &self.tgs[tg as usize];
+            let pse = g.se[cpu as usize];
+            (g.cfs_rq[cpu as usize], pse, self.ents[pse as usize].depth + 1)
         }
     }
 
     /// `set_task_rq()`: a task of group `tg` is now on `cpu`: its runqueue, parent entity
     /// and depth there.
     pub fn set_task_rq(&mut self, se: u32, tg: u32, cpu: u32) {
-        let (rq, parent, depth) = if tg == NIL {
-            (self.root_rq(cpu), NIL, 0)
-        } else {
-            let g = &self.tgs[tg as usize];
-            let pse = g.se[cpu as usize];
-            (g.cfs_rq[cpu as usize], pse, self.ents[pse as usize].depth + 1)
-        };
+        let (rq, parent, depth) = self.place_in(tg, cpu);
         let e = &mut self.ents[se as usize];
         e.cfs_rq = rq;
         e.parent = parent;

@@ -3,6 +3,7 @@
 //! (`fairground compare`, `fairground sweep`) both use these; nothing here draws.
 
 pub mod compare;
+pub mod csv;
 pub mod hist;
 pub mod patch;
 

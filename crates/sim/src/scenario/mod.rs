@@ -12,6 +12,7 @@ mod tasks;
 mod expand;
 mod cost;
 mod write;
+mod lesson;
 
 pub use cost::{check_cost, estimate, CostEstimate, Limits};
 pub use expand::{expand, expanded_len, target_tasks, workload_roles, ExpandedTask, Origin};

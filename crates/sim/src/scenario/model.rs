@@ -263,4 +263,54 @@ pub struct Scenario {
     pub tasks: Vec<TaskSpec>,
     pub workloads: Vec<Workload>,
     pub timeline: Vec<TimelineEntry>,
+    /// An addition to the contract (docs/scenario-choices.md): a guided lesson.
+    pub lesson: Option<Lesson>,
+}
+
+/// A lesson: steps through the run, each with text, a time, highlights and maybe a question.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lesson {
+    pub title: Option<String>,
+    pub steps: Vec<LessonStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LessonStep {
+    /// Markdown; `{{figure TASK}}` placeholders are filled from the run (`crate::lesson`).
+    pub text: String,
+    pub at_ns: u64,
+    pub highlight: Vec<Highlight>,
+    pub question: Option<Question>,
+}
+
+/// What a step points at.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Highlight {
+    Task(String),
+    Cpu(u32),
+    /// The rb-tree(s) of a CPU's root runqueue.
+    Tree(u32),
+    /// Decision-log entries of a kind: "wakeup", "tick" or "pick".
+    Decision(String),
+    /// A task's latency histogram.
+    Histogram(String),
+}
+
+/// A question whose answer the simulation gives (never the author).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Question {
+    pub ask: String,
+    pub kind: QuestionKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum QuestionKind {
+    /// Which task does `cpu` pick next (at or after the step's time)?
+    NextTask { cpu: u32 },
+    /// At its next wakeup (at or after the step's time), does `task` preempt the running task?
+    WillPreempt { task: String },
+    /// Under EEVDF, is `task` eligible at the step's time?
+    Eligible { task: String },
 }

@@ -75,7 +75,7 @@ pub(crate) struct P {
 
 const ROOT_KEYS: &[&str] = &[
     "format", "name", "description", "seed", "duration_ms", "machine", "scheduler", "cgroups", "tasks",
-    "workloads", "timeline",
+    "workloads", "timeline", "lesson",
 ];
 
 const TUNABLE_KEYS: &[&str] =
@@ -120,6 +120,7 @@ impl P {
         let (mut name, mut description, mut seed, mut duration_ms) = (None, None, 1, None);
         let (mut format_seen, mut machine, mut scheduler) = (false, Machine::default(), None);
         let (mut cgroups, mut tasks, mut workloads, mut timeline) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut lesson = None;
         for (k, x) in o {
             let kp = key("", k);
             match k.as_str() {
@@ -151,6 +152,7 @@ impl P {
                 "tasks" => tasks = self.tasks(x, &kp)?,
                 "workloads" => workloads = self.workloads(x, &kp)?,
                 "timeline" => timeline = self.timeline(x, &kp)?,
+                "lesson" => lesson = Some(super::lesson::parse(x, &kp)?),
                 _ => return Err(unknown("", k, ROOT_KEYS)),
             }
         }
@@ -163,7 +165,11 @@ impl P {
         if tasks.is_empty() && workloads.is_empty() {
             return Err(ScenarioError::at("", "expected at least one task or workload, got none"));
         }
-        Ok(Scenario { name, description, seed, duration_ms, machine, scheduler, cgroups, tasks, workloads, timeline })
+        let s = Scenario { name, description, seed, duration_ms, machine, scheduler, cgroups, tasks, workloads, timeline, lesson };
+        if let Some(l) = &s.lesson {
+            super::lesson::check_refs(&s, l)?;
+        }
+        Ok(s)
     }
 
     fn machine(&mut self, v: &Value, path: &str) -> R<Machine> {

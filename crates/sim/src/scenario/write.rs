@@ -213,5 +213,50 @@ pub fn to_json(s: &Scenario) -> Value {
             .collect();
         root.insert("timeline".into(), Value::Array(timeline));
     }
+    if let Some(l) = &s.lesson {
+        root.insert("lesson".into(), lesson(l));
+    }
     Value::Object(root)
+}
+
+fn lesson(l: &crate::scenario::Lesson) -> Value {
+    use crate::scenario::{Highlight, QuestionKind};
+    let steps: Vec<Value> = l
+        .steps
+        .iter()
+        .map(|st| {
+            let mut o = Map::new();
+            o.insert("text".into(), json!(st.text));
+            o.insert("at_us".into(), json!(st.at_ns / 1000));
+            if !st.highlight.is_empty() {
+                let h: Vec<Value> = st
+                    .highlight
+                    .iter()
+                    .map(|h| match h {
+                        Highlight::Task(n) => json!({ "task": n }),
+                        Highlight::Cpu(c) => json!({ "cpu": c }),
+                        Highlight::Tree(c) => json!({ "tree": c }),
+                        Highlight::Decision(d) => json!({ "decision": d }),
+                        Highlight::Histogram(n) => json!({ "histogram": n }),
+                    })
+                    .collect();
+                o.insert("highlight".into(), Value::Array(h));
+            }
+            if let Some(q) = &st.question {
+                let v = match &q.kind {
+                    QuestionKind::NextTask { cpu } => json!({ "ask": q.ask, "kind": "next_task", "cpu": cpu }),
+                    QuestionKind::WillPreempt { task } => json!({ "ask": q.ask, "kind": "will_preempt", "task": task }),
+                    QuestionKind::Eligible { task } => json!({ "ask": q.ask, "kind": "eligible", "task": task }),
+                };
+                o.insert("question".into(), v);
+            }
+            Value::Object(o)
+        })
+        .collect();
+    let mut o = Map::new();
+    if let Some(t) = &l.title {
+        o.insert("title".into(), json!(t));
+    }
+    o.insert("steps".into(), Value::Array(steps));
+    Value::Object(o)
 }

@@ -1,0 +1,105 @@
+//! Lessons and exercises (issue 10): the answers to a lesson's questions and the numbers in
+//! its text, both taken from the simulation, and a generator of fresh seeded exercises.
+
+pub mod exercise;
+
+use crate::engine::Sim;
+use crate::explain::{Decision, Why};
+use crate::report::Report;
+use crate::scenario::{LessonStep, QuestionKind, ScenarioError, Validated};
+
+/// The simulation's answer to a question, and the decision that explains it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// A task name, or "yes" / "no".
+    pub value: String,
+    /// When the deciding event happened (ns).
+    pub at_ns: u64,
+    /// The decision-log entry, in plain words.
+    pub explanation: String,
+}
+
+/// Answer `step`'s question by running the scenario to the step's time and watching.
+pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, ScenarioError> {
+    let Some(q) = &step.question else { return Ok(None) };
+    let mut sim = Sim::new(v)?;
+    sim.fair.enable_log();
+    sim.run_until(step.at_ns);
+    let name = |s: &Sim, t: u32| s.tasks.get(t as usize).map_or_else(|| "idle".to_string(), |x| x.name.clone());
+    let task_index = |s: &Sim, n: &str| s.tasks.iter().position(|t| t.name == n).map(|i| i as u32);
+    let found = |sim: &mut Sim, pred: &dyn Fn(&Decision) -> bool| -> Option<Decision> {
+        let mut seen = sim.fair.log.as_ref().map_or(0, Vec::len);
+        loop {
+            if let Some(d) = sim.fair.log.as_ref().and_then(|l| l[seen..].iter().find(|d| pred(d)).copied()) {
+                return Some(d);
+            }
+            seen = sim.fair.log.as_ref().map_or(0, Vec::len);
+            if !sim.step_instant() {
+                return None;
+            }
+        }
+    };
+    let out = match &q.kind {
+        QuestionKind::NextTask { cpu } => {
+            let cpu = *cpu;
+            found(&mut sim, &|d| d.cpu == cpu && matches!(d.why, Why::Pick { .. })).map(|d| Answer {
+                value: name(&sim, d.task),
+                at_ns: d.at_ns,
+                explanation: d.describe(&|t| name(&sim, t)),
+            })
+        }
+        QuestionKind::WillPreempt { task } => {
+            let Some(t) = task_index(&sim, task) else { return Ok(None) };
+            found(&mut sim, &|d| d.task == t && matches!(d.why, Why::CfsWakeup { .. } | Why::EevdfWakeup { .. })).map(|d| Answer {
+                value: if d.outcome { "yes" } else { "no" }.to_string(),
+                at_ns: d.at_ns,
+                explanation: d.describe(&|x| name(&sim, x)),
+            })
+        }
+        QuestionKind::Eligible { task } => {
+            let Some(t) = task_index(&sim, task) else { return Ok(None) };
+            let e = crate::eevdf::view::entity_state(&sim.fair, t);
+            let value = if e.on_rq && e.eligible { "yes" } else { "no" }.to_string();
+            let explanation = if e.on_rq {
+                format!("{task}: lag V − v = {:.3} ms, so it is {}eligible (eligible means lag ≥ 0)", e.lag as f64 / 1e6, if e.eligible { "" } else { "not " })
+            } else {
+                format!("{task} is not queued at this time, so it is not competing")
+            };
+            Some(Answer { value, at_ns: sim.now.max(step.at_ns), explanation })
+        }
+    };
+    Ok(out)
+}
+
+/// Fill `{{figure TASK}}` placeholders from a report: `share` (percent), `cpu_ms`, `wakeups`,
+/// `switches`, `preemptions` (wakeup preemptions won), `p50` / `p90` / `p99` / `max` (wakeup
+/// latency, ms). An unknown figure or task is an error naming it.
+pub fn render_text(text: &str, r: &Report) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("{{") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let j = after.find("}}").ok_or("a {{ without its }}")?;
+        let inner = after[..j].trim();
+        let (fig, task) = inner.split_once(' ').ok_or_else(|| format!("{{{{{inner}}}}}: expected {{{{figure TASK}}}}"))?;
+        let t = r.tasks.iter().find(|t| t.name == task.trim()).ok_or_else(|| format!("{{{{{inner}}}}}: no task {task:?}"))?;
+        let l = &t.wakeup_latency_ns;
+        let ms = |x: Option<u64>| x.map_or("–".to_string(), |v| format!("{:.2} ms", v as f64 / 1e6));
+        out.push_str(&match fig {
+            "share" => format!("{:.1}%", t.share * 100.0),
+            "cpu_ms" => format!("{:.1} ms", t.cpu_ns as f64 / 1e6),
+            "wakeups" => t.wakeups.to_string(),
+            "switches" => t.switches.to_string(),
+            "preemptions" => t.wakeup_preemptions.to_string(),
+            "p50" => ms(l.p50),
+            "p90" => ms(l.p90),
+            "p99" => ms(l.p99),
+            "max" => ms(l.max),
+            other => return Err(format!("{{{{{inner}}}}}: unknown figure {other:?}")),
+        });
+        rest = &after[j + 2..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}

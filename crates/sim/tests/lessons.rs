@@ -1,0 +1,163 @@
+//! Lessons and exercises (issue 10): the format's validation and round trip, generated
+//! exercises whose answers agree with the engine (checked another way) for many seeds, and
+//! the shipped lessons: every question answered and every number filled from the run.
+
+use fairground_sim::engine::Sim;
+use fairground_sim::lesson::exercise::{generate, Kind};
+use fairground_sim::lesson::{answer, render_text};
+use fairground_sim::parse_scenario;
+use fairground_sim::scenario::to_json;
+use fairground_sim::weights::scale_load_down;
+
+fn sim_at(scenario: &str, at_ns: u64) -> Sim {
+    let v = parse_scenario(scenario).expect("valid");
+    let mut s = Sim::new(&v).expect("sim");
+    s.run_until(at_ns);
+    s
+}
+
+#[test]
+fn cfs_pick_answers_match_the_next_switch() {
+    for seed in 0..40 {
+        let ex = generate(Kind::CfsPick, seed).expect("exercise");
+        let at = parse_scenario(&ex.scenario).expect("valid").scenario.lesson.expect("lesson").steps[0].at_ns;
+        // Another way: step until CPU 0 runs a different task than it ran before `at`.
+        let mut s = sim_at(&ex.scenario, at);
+        let before = s.cpus[0].curr;
+        let next = loop {
+            assert!(s.step_instant(), "seed {seed}: no switch before the end");
+            if s.cpus[0].curr != before && s.cpus[0].curr != u32::MAX {
+                break s.tasks[s.cpus[0].curr as usize].name.clone();
+            }
+        };
+        assert_eq!(ex.answer.value, next, "seed {seed}: {}", ex.answer.explanation);
+        assert!(ex.choices.contains(&next));
+    }
+}
+
+#[test]
+fn wakeup_clamp_answers_match_the_preemption_counter() {
+    let mut seen = (0, 0);
+    for seed in 0..40 {
+        let ex = generate(Kind::WakeupClamp, seed).expect("exercise");
+        // Another way: at the instant of that wakeup, did W's wakeup win it a preemption?
+        let mut s = sim_at(&ex.scenario, ex.answer.at_ns);
+        let w = s.tasks.iter().position(|t| t.name == "W").expect("W");
+        let before = s.tasks[w].stats.wakeup_preemptions;
+        s.step_instant();
+        let preempted = s.tasks[w].stats.wakeup_preemptions > before;
+        assert_eq!(ex.answer.value == "yes", preempted, "seed {seed}: {}", ex.answer.explanation);
+        if preempted {
+            seen.0 += 1
+        } else {
+            seen.1 += 1
+        }
+    }
+    assert!(seen.0 > 0 && seen.1 > 0, "both answers occur: {seen:?}");
+}
+
+#[test]
+fn eevdf_eligibility_answers_match_a_brute_force_mean() {
+    let mut seen = (0, 0);
+    for seed in 0..40 {
+        let ex = generate(Kind::EevdfEligibility, seed).expect("exercise");
+        let v = parse_scenario(&ex.scenario).expect("valid");
+        let step = &v.scenario.lesson.as_ref().expect("lesson").steps[0];
+        let s = sim_at(&ex.scenario, step.at_ns);
+        let who = match &step.question.as_ref().expect("q").kind {
+            fairground_sim::scenario::QuestionKind::Eligible { task } => task.clone(),
+            _ => unreachable!(),
+        };
+        let i = s.tasks.iter().position(|t| t.name == who).expect("task");
+        let f = &s.fair;
+        let e = &f.ents[i];
+        // Eligible ⇔ v ≤ the weighted mean of the queued entities' vruntimes (exact, in i128,
+        // relative to min_vruntime).
+        let q = e.cfs_rq as usize;
+        let base = f.cfs_rqs[q].min_vruntime;
+        let queued: Vec<usize> = (0..s.tasks.len()).filter(|&j| f.ents[j].on_rq && f.ents[j].cfs_rq as usize == q).collect();
+        let w = |j: usize| scale_load_down(f.ents[j].load.weight) as i128;
+        let key = |j: usize| f.ents[j].vruntime.wrapping_sub(base) as i64 as i128;
+        let eligible = e.on_rq && queued.iter().map(|&j| w(j) * key(j)).sum::<i128>() >= key(i) * queued.iter().map(|&j| w(j)).sum::<i128>();
+        assert_eq!(ex.answer.value == "yes", eligible, "seed {seed}: {}", ex.answer.explanation);
+        if eligible {
+            seen.0 += 1
+        } else {
+            seen.1 += 1
+        }
+    }
+    assert!(seen.0 > 0 && seen.1 > 0, "both answers occur: {seen:?}");
+}
+
+#[test]
+fn same_seed_same_exercise() {
+    let (a, b) = (generate(Kind::CfsPick, 7).expect("a"), generate(Kind::CfsPick, 7).expect("b"));
+    assert_eq!((a.scenario, a.answer), (b.scenario, b.answer));
+}
+
+const BASE: &str = r#""format": "fairground-scenario/1", "name": "l", "duration_ms": 100, "scheduler": { "policy": "cfs-v6.2" },
+    "tasks": [ { "name": "a", "behavior": { "kind": "hog" } }, { "name": "b", "behavior": { "kind": "hog" } } ]"#;
+
+#[test]
+fn lesson_format_validates_and_round_trips() {
+    let text = format!(
+        r#"{{ {BASE}, "lesson": {{ "title": "t", "steps": [
+            {{ "text": "a {{{{share a}}}}", "at_us": 5000, "highlight": [ {{ "task": "a" }}, {{ "cpu": 0 }}, {{ "tree": 0 }}, {{ "decision": "tick" }}, {{ "histogram": "b" }} ],
+               "question": {{ "ask": "next?", "kind": "next_task", "cpu": 0 }} }} ] }} }}"#
+    );
+    let v = parse_scenario(&text).expect("valid");
+    let back = parse_scenario(&to_json(&v.scenario).to_string()).expect("round trip");
+    assert_eq!(v.scenario, back.scenario);
+    for (bad, path) in [
+        (r#"{ "text": "x", "at_us": 1, "highlight": [ { "task": "zz" } ] }"#, "lesson.steps[0].highlight[0]"),
+        (r#"{ "text": "x", "at_us": 1, "highlight": [ { "cpu": 3 } ] }"#, "lesson.steps[0].highlight[0]"),
+        (r#"{ "text": "x", "at_us": 500000 }"#, "lesson.steps[0].at_us"),
+        (r#"{ "text": "x", "question": { "ask": "?", "kind": "eligible", "task": "a" } }"#, "lesson.steps[0].question.kind"),
+        (r#"{ "text": "x", "question": { "ask": "?", "kind": "guess" } }"#, "lesson.steps[0].question.kind"),
+        (r#"{ "at_us": 1 }"#, "lesson.steps[0]"),
+    ] {
+        let e = parse_scenario(&format!(r#"{{ {BASE}, "lesson": {{ "steps": [ {bad} ] }} }}"#)).expect_err(bad);
+        assert_eq!(e.path, path, "{bad}: {e}");
+    }
+}
+
+#[test]
+fn shipped_lessons_answer_every_question_and_fill_every_number() {
+    let dir = format!("{}/../../static/scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut lessons = 0;
+    for entry in std::fs::read_dir(&dir).expect("dir") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        let v = parse_scenario(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let Some(lesson) = v.scenario.lesson.clone() else { continue };
+        lessons += 1;
+        let mut sim = Sim::new(&v).expect("sim");
+        sim.run();
+        let report = sim.report();
+        for (i, st) in lesson.steps.iter().enumerate() {
+            render_text(&st.text, &report).unwrap_or_else(|e| panic!("{} step {i}: {e}", path.display()));
+            if st.question.is_some() {
+                let a = answer(&v, st).expect("runs").unwrap_or_else(|| panic!("{} step {i}: no answer", path.display()));
+                assert!(!a.explanation.is_empty());
+            }
+        }
+    }
+    assert!(lessons >= 3, "the lesson series ships: {lessons}");
+}
+
+/// Lesson 2's last step tells the student what switching the clamp off does; hold it to it.
+#[test]
+fn lesson_two_claim_about_the_clamp_holds() {
+    let text = std::fs::read_to_string(format!("{}/../../static/scenarios/lesson-2-wakeup-clamp.json", env!("CARGO_MANIFEST_DIR"))).expect("lesson");
+    let run = |t: &str| {
+        let mut s = Sim::new(&parse_scenario(t).expect("valid")).expect("sim");
+        s.run();
+        s.report().tasks.into_iter().find(|t| t.name == "W").expect("W")
+    };
+    let on = run(&text);
+    let off = run(&text.replace("\"latency_max_clamp_wakeup\": true", "\"latency_max_clamp_wakeup\": false"));
+    assert!(off.wakeup_preemptions < on.wakeup_preemptions);
+    assert_eq!(on.wakeup_latency_ns.p90, Some(0));
+    let p90 = off.wakeup_latency_ns.p90.expect("samples");
+    assert!(p90 > 0 && p90 <= 1_000_000, "waits for the next tick (1 ms at HZ=1000): {p90}");
+}
