@@ -8,12 +8,21 @@
 pub mod host;
 pub mod lod;
 pub mod logic;
+pub mod measure_host;
 pub mod proto;
 pub mod raster;
 pub mod settings;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+mod ab_view;
+#[cfg(target_arch = "wasm32")]
+mod export_web;
+#[cfg(target_arch = "wasm32")]
+mod hist_canvas;
+#[cfg(target_arch = "wasm32")]
+mod measure_panel;
 #[cfg(target_arch = "wasm32")]
 mod open;
 #[cfg(target_arch = "wasm32")]

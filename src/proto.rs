@@ -23,6 +23,8 @@ pub enum Input {
     Edit { task: String, set: EditSet },
     /// Make the worker panic (tests the page's recovery).
     Crash,
+    /// A whole-run export or an A/B comparison (`measure_host`); sent to a worker of its own.
+    Measure(crate::measure_host::Request),
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -43,6 +45,8 @@ pub enum Output {
     EditRefused { message: String },
     /// The worker panicked; it is no longer usable.
     Crashed { message: String },
+    /// The answer to `Measure`, and the wall time it took in the worker (ms).
+    Measured { answer: crate::measure_host::Answer, ms: f64 },
 }
 
 /// What does not change while a run plays.

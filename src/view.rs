@@ -149,6 +149,8 @@ impl App {
                         edit_error={self.edit_error.clone()} on_select={self.cb.select.clone()} on_edit={self.cb.edit.clone()} />
                     { self.sched_panel() }
                 </div>
+                <crate::measure_panel::MeasurePanel text={self.text.clone()}
+                    selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
             </section>
         }
     }

@@ -1,0 +1,249 @@
+//! The measuring side of the worker (issues 9 and 11): whole runs of the current scenario
+//! exported as files (the report of contract §2, the latency samples as CSV, the run as ftrace
+//! text), and A/B comparisons of the scenario against a variant of it. Pure Rust: the core
+//! computes every figure (`measure::compare`, `measure::csv`, `interop::to_ftrace`); this
+//! module only asks it and shapes the answers into plain records for the page. Tested natively.
+//!
+//! These requests go to a second worker of their own, so that a run of several seconds never
+//! holds up the timeline's worker (whose answers are kept short and watched by a watchdog).
+
+use fairground_sim::engine::Sim;
+use fairground_sim::interop::to_ftrace;
+use fairground_sim::measure::csv::{rows_csv, samples_csv};
+use fairground_sim::measure::{compare, parse_assignment, Assignment, Histogram, Row};
+use fairground_sim::report::{LatencyStats, Report};
+use fairground_sim::scenario::{self, Limits};
+use fairground_sim::parse_scenario;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum ExportKind {
+    /// The report of contract §2, as the CLI prints it.
+    Report,
+    /// Every wakeup-latency and preempt-delay sample, `task,kind,ns`.
+    Samples,
+    /// The run as Linux ftrace text (Perfetto, trace-cmd and KernelShark read it).
+    Ftrace,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Request {
+    Export { text: String, kind: ExportKind },
+    /// A = `text` as it is; B = `text` with the `path=value` lines of `b` applied; same seed.
+    Compare { text: String, b: String },
+    /// runqlat-style log2 histogram of one task's wakeup latencies over the whole run.
+    Histogram { text: String, task: String },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Answer {
+    Exported(Exported),
+    Compared(AbTable),
+    Histogram(LogHist),
+    /// The request was refused: the message names the problem (a bad line of B, a scenario
+    /// the core refuses, a task that does not exist).
+    Failed { message: String },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Exported {
+    pub kind: ExportKind,
+    pub file_name: String,
+    pub mime: String,
+    pub body: String,
+}
+
+/// The percentiles of the A/B tables, as schbench prints them, with the report field each is.
+pub const PERCENTILES: [&str; 7] = ["p50", "p75", "p90", "p95", "p99", "p99.5", "p99.9"];
+
+fn pick(l: &LatencyStats) -> [Option<u64>; 7] {
+    [l.p50, l.p75, l.p90, l.p95, l.p99, l.p995, l.p999]
+}
+
+/// One line of a task's A/B table: a figure under both variants and the change in percent
+/// (None when A is 0 or either side has no figure, e.g. no wakeups).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbLine {
+    pub figure: String,
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    pub change_pct: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbTask {
+    pub name: String,
+    pub lines: Vec<AbLine>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbTable {
+    /// The changes B makes, one `path=value` per entry, as the core read them.
+    pub b_changes: Vec<String>,
+    pub policy_a: String,
+    pub policy_b: String,
+    pub seed: u64,
+    pub duration_ns: u64,
+    pub tasks: Vec<AbTask>,
+    /// The same table as CSV (`name,figure,a,b,change_pct`, the core's A/B layout).
+    pub csv: String,
+    pub csv_name: String,
+}
+
+/// Counts per log2 bucket of µs: bucket 0 is [0, 1) µs, bucket k ≥ 1 is [2^(k−1), 2^k) µs.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LogHist {
+    pub task: String,
+    pub counts: Vec<u64>,
+    /// The histogram as runqlat prints it.
+    pub text: String,
+}
+
+/// Answer one request. Never panics on what the user typed: every refusal is `Failed`.
+pub fn answer(req: Request) -> Answer {
+    let out = match req {
+        Request::Export { text, kind } => export(&text, kind).map(Answer::Exported),
+        Request::Compare { text, b } => compare_ab(&text, &b).map(Answer::Compared),
+        Request::Histogram { text, task } => histogram(&text, &task).map(Answer::Histogram),
+    };
+    out.unwrap_or_else(|message| Answer::Failed { message })
+}
+
+/// A finished run of `text`, within the browser's limits, with slice recording if asked.
+fn full_run(text: &str, trace: bool) -> Result<Sim, String> {
+    let v = parse_scenario(text).map_err(|e| e.to_string())?;
+    scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
+    let mut sim = Sim::new(&v).map_err(|e| e.to_string())?;
+    if trace {
+        sim.enable_trace();
+    }
+    sim.run();
+    Ok(sim)
+}
+
+/// A file name from the scenario's name: lower case, runs of other characters as one '-'.
+pub fn file_stem(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        if out.len() >= 48 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "fairground-run".into()
+    } else {
+        out
+    }
+}
+
+pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
+    let mut sim = full_run(text, kind == ExportKind::Ftrace)?;
+    let stem = file_stem(&sim.name);
+    // Before the report: building it sorts each task's samples in place, and both the ftrace
+    // export (wakeup times) and the samples CSV need them in the order they happened.
+    let (file_name, mime, body) = match kind {
+        ExportKind::Ftrace => (format!("{stem}.ftrace.txt"), "text/plain", to_ftrace(&sim)),
+        ExportKind::Samples => (format!("{stem}-samples.csv"), "text/csv", samples_csv(&sim)),
+        ExportKind::Report => {
+            let json = serde_json::to_string_pretty(&sim.report()).map_err(|e| format!("the report could not be written as JSON: {e}"))?;
+            (format!("{stem}-report.json"), "application/json", json + "\n")
+        }
+    };
+    Ok(Exported { kind, file_name, mime: mime.into(), body })
+}
+
+/// Read B's changes: one `path=value` per line (or separated by ';'); blank lines and lines
+/// starting with '#' are skipped. The error names the line.
+pub fn parse_changes(b: &str) -> Result<Vec<Assignment>, String> {
+    let mut out = Vec::new();
+    for (i, line) in b.split(['\n', ';']).enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let a = parse_assignment(line).map_err(|e| format!("B, change {}: {e}", i + 1))?;
+        if a.path.is_empty() {
+            return Err(format!("B, change {}: \"{line}\" has no path before '='", i + 1));
+        }
+        out.push(a);
+    }
+    if out.is_empty() {
+        return Err("B has no change: give at least one path=value, e.g. scheduler.features.latency_max_clamp_wakeup=false".into());
+    }
+    Ok(out)
+}
+
+fn change(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) if a != 0.0 => Some((b - a) / a * 100.0),
+        _ => None,
+    }
+}
+
+/// The lines of one task: CPU time, wakeups, wakeup preemptions, the percentiles and the maximum (latencies in µs).
+fn task_lines(a: Option<&fairground_sim::report::TaskReport>, b: Option<&fairground_sim::report::TaskReport>) -> Vec<AbLine> {
+    let us = |x: Option<u64>| x.map(|v| v as f64 / 1e3);
+    let mut figures: Vec<(String, Option<f64>, Option<f64>)> = vec![
+        ("cpu_ms".into(), a.map(|t| t.cpu_ns as f64 / 1e6), b.map(|t| t.cpu_ns as f64 / 1e6)),
+        ("wakeups".into(), a.map(|t| t.wakeup_latency_ns.count as f64), b.map(|t| t.wakeup_latency_ns.count as f64)),
+        ("wakeup_preemptions".into(), a.map(|t| t.wakeup_preemptions as f64), b.map(|t| t.wakeup_preemptions as f64)),
+    ];
+    let pa = a.map(|t| pick(&t.wakeup_latency_ns)).unwrap_or_default();
+    let pb = b.map(|t| pick(&t.wakeup_latency_ns)).unwrap_or_default();
+    for (i, p) in PERCENTILES.iter().enumerate() {
+        figures.push((format!("{p}_us"), us(pa[i]), us(pb[i])));
+    }
+    figures.push(("max_us".into(), us(a.and_then(|t| t.wakeup_latency_ns.max)), us(b.and_then(|t| t.wakeup_latency_ns.max))));
+    figures.into_iter().map(|(figure, a, b)| AbLine { figure, a, b, change_pct: change(a, b) }).collect()
+}
+
+/// Per task of A (then tasks only B has), matched by name: B may change a task's count.
+fn tables(ra: &Report, rb: &Report) -> Vec<AbTask> {
+    let mut out: Vec<AbTask> = ra
+        .tasks
+        .iter()
+        .map(|t| AbTask { name: t.name.clone(), lines: task_lines(Some(t), rb.tasks.iter().find(|u| u.name == t.name)) })
+        .collect();
+    for u in rb.tasks.iter().filter(|u| !ra.tasks.iter().any(|t| t.name == u.name)) {
+        out.push(AbTask { name: u.name.clone(), lines: task_lines(None, Some(u)) });
+    }
+    out
+}
+
+pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
+    let changes = parse_changes(b)?;
+    let c = compare(text, &[], &changes, &Limits::BROWSER).map_err(|e| e.to_string())?;
+    let tasks = tables(&c.a, &c.b);
+    let rows: Vec<Row> = tasks
+        .iter()
+        .flat_map(|t| {
+            t.lines.iter().map(|l| Row { name: t.name.clone(), figure: l.figure.clone(), a: l.a, b: l.b, change_pct: l.change_pct })
+        })
+        .collect();
+    Ok(AbTable {
+        b_changes: changes.iter().map(|a| format!("{}={}", a.path, a.value)).collect(),
+        policy_a: c.a.policy.to_string(),
+        policy_b: c.b.policy.to_string(),
+        seed: c.a.seed,
+        duration_ns: c.a.duration_ns,
+        tasks,
+        csv: rows_csv(&rows),
+        csv_name: format!("{}-ab.csv", file_stem(&c.a.scenario)),
+    })
+}
+
+pub fn histogram(text: &str, task: &str) -> Result<LogHist, String> {
+    let sim = full_run(text, false)?;
+    let t = sim.tasks.iter().find(|t| t.name == task).ok_or_else(|| format!("no task named \"{task}\" in this run"))?;
+    let h = Histogram::log2_us(&t.stats.wakeup_latency);
+    Ok(LogHist { task: task.to_string(), text: h.to_text(), counts: h.counts })
+}
+
+#[cfg(test)]
+mod tests;
