@@ -142,7 +142,40 @@ pub fn file_stem(name: &str) -> String {
     }
 }
 
+/// Most bytes one export may have: the text is built in the worker, copied to the page and
+/// into a Blob, all within one tab's memory.
+pub const MAX_EXPORT_BYTES: u64 = 512 << 20;
+
+/// Pessimistic bytes of output per event of the core's cost estimate. Over the shipped
+/// scenarios the ftrace text has 10–205 bytes per estimated event (the most on the shortest
+/// runs, where forks and the header weigh most) and at most 137 per event processed; a CSV
+/// line of a sample (~25 bytes) comes with each wakeup, which the estimate counts as 4 events.
+fn bytes_per_event(kind: ExportKind) -> u64 {
+    match kind {
+        ExportKind::Ftrace => 160,
+        ExportKind::Samples => 8,
+        ExportKind::Report => 0,
+    }
+}
+
+/// Refuse, before running, an export too large for the browser; the message says how large.
+fn check_size(text: &str, kind: ExportKind) -> Result<(), String> {
+    let v = parse_scenario(text).map_err(|e| e.to_string())?;
+    let events = scenario::estimate(&v.scenario).events;
+    let bytes = events.saturating_mul(bytes_per_event(kind));
+    if bytes > MAX_EXPORT_BYTES {
+        let what = if kind == ExportKind::Ftrace { "ftrace text" } else { "samples CSV" };
+        return Err(format!(
+            "The {what} of this run would be about {} MB (estimated from its {events} scheduler events), more than the {} MB a browser tab can hand over. Shorten duration_ms, or use the CLI (fairground export-ftrace / fairground samples).",
+            bytes >> 20,
+            MAX_EXPORT_BYTES >> 20
+        ));
+    }
+    Ok(())
+}
+
 pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
+    check_size(text, kind)?;
     let mut sim = full_run(text, kind == ExportKind::Ftrace)?;
     let stem = file_stem(&sim.name);
     // Before the report: building it sorts each task's samples in place, and both the ftrace

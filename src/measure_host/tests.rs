@@ -76,6 +76,23 @@ fn a_refused_scenario_is_an_error_not_a_panic() {
 }
 
 #[test]
+fn an_export_too_large_for_a_tab_is_refused_before_running() {
+    // 400 s of a periodic task firing every 10 µs: the estimate (contract §1.1) counts 4 events
+    // per firing and one per 4 ms tick, 4·4·10^7 + 10^5 = 160 100 000 events; at 160 bytes each
+    // that is ~24 GiB of ftrace text, and the samples CSV (8 bytes per event) ~1.2 GiB. The
+    // report is small whatever the run.
+    let big = r#"{ "format": "fairground-scenario/1", "name": "big", "duration_ms": 400000,
+      "scheduler": { "policy": "cfs-v6.2" },
+      "tasks": [ { "name": "fast", "behavior": { "kind": "periodic", "period_us": 10, "run_us": 1 } } ] }"#;
+    for kind in [ExportKind::Ftrace, ExportKind::Samples] {
+        let e = check_size(big, kind).unwrap_err();
+        assert!(e.contains("160100000 scheduler events") && e.contains("512 MB") && e.contains("duration_ms"), "{e}");
+    }
+    assert!(check_size(big, ExportKind::Report).is_ok());
+    assert!(check_size(CLAMP, ExportKind::Ftrace).is_ok());
+}
+
+#[test]
 fn changes_are_read_one_per_line_and_bad_ones_are_named() {
     let c = ok(parse_changes("# B\nscheduler.policy=eevdf-v6.12\n\n tasks[0].nice = 5 ; scheduler.features.x=false"));
     assert_eq!(c.len(), 3);
