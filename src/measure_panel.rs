@@ -5,6 +5,7 @@
 //! task. The panel only chooses what to ask and shows the answers.
 
 use gloo::file::ObjectUrl;
+use gloo::timers::callback::Interval;
 use gloo::worker::{Spawnable, WorkerBridge};
 use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -52,6 +53,8 @@ pub enum Msg {
     AbCsv,
     Histogram,
     HistPng,
+    /// Once a second while a request runs: show how long it has been running.
+    Tick,
 }
 
 pub struct MeasurePanel {
@@ -71,6 +74,11 @@ pub struct MeasurePanel {
     perfetto: Option<Handoff>,
     _url: Option<ObjectUrl>,
     canvas: NodeRef,
+    /// Re-renders the elapsed time while a request runs (a run near the browser's limits can
+    /// take a minute; there is no watchdog here, the user sees the time and can cancel).
+    ticker: Option<Interval>,
+    /// The scenario text the request in flight was made for.
+    sent_text: Option<String>,
 }
 
 fn doc_of(text: &Option<String>) -> Value {
@@ -182,8 +190,11 @@ impl MeasurePanel {
         }
         if let Some(b) = &self.bridge {
             self.error = None;
+            self.sent_text = Some(text.clone());
             b.send(Input::Measure(req(text)));
             self.job = Some((job, now_ms()));
+            let link = ctx.link().clone();
+            self.ticker = Some(Interval::new(1000, move || link.send_message(Msg::Tick)));
         }
     }
 
@@ -266,6 +277,8 @@ impl Component for MeasurePanel {
             perfetto: None,
             _url: None,
             canvas: NodeRef::default(),
+            ticker: None,
+            sent_text: None,
         }
     }
 
@@ -307,7 +320,13 @@ impl Component for MeasurePanel {
                     return false;
                 }
                 let job = self.job.take().map(|j| j.0);
+                self.ticker = None;
                 match (out, job) {
+                    // A table or histogram of a scenario since edited would be shown as if it
+                    // were of the one on screen: drop it (an export is a file of what was asked).
+                    (Output::Measured { .. }, Some(Job::Compare | Job::Histogram)) if self.sent_text != ctx.props().text => {
+                        self.status = Some("The scenario changed while this ran; run it again for the scenario as it is now.".into());
+                    }
                     (Output::Measured { answer, ms }, Some(job)) => self.answered(job, answer, ms),
                     (Output::Crashed { message }, _) => {
                         self.bridge = None;
@@ -345,6 +364,7 @@ impl Component for MeasurePanel {
                 // once its run is done) and start a fresh one for the next request.
                 self.bridge = None;
                 self.job = None;
+                self.ticker = None;
                 self.perfetto = None;
                 self.status = Some("Cancelled.".into());
             }
@@ -360,6 +380,7 @@ impl Component for MeasurePanel {
                 let Some(task) = ctx.props().selected.clone() else { return false };
                 self.send(ctx, Job::Histogram, |text| Request::Histogram { text, task });
             }
+            Msg::Tick => return self.job.is_some(),
             Msg::HistPng => {
                 let url = self.canvas.cast::<web_sys::HtmlCanvasElement>().and_then(|c| c.to_data_url().ok());
                 let name = self.hist.as_ref().map_or("histogram".into(), |h| h.task.replace(['/', ' '], "-"));
@@ -367,6 +388,15 @@ impl Component for MeasurePanel {
                     self.error = Some(m);
                 }
             }
+        }
+        true
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &Props) -> bool {
+        // Results of an earlier scenario no longer describe the one on screen.
+        if old.text != ctx.props().text {
+            self.ab = None;
+            self.hist = None;
         }
         true
     }
@@ -401,7 +431,8 @@ impl Component for MeasurePanel {
                         title="The run as Linux ftrace text (trace-cmd, KernelShark, Perfetto)">{ if running(Job::Save(ExportKind::Ftrace)) { "ftrace text…" } else { "ftrace text" } }</button>
                     <button id="btn-perfetto" {disabled} onclick={link.callback(|_| Msg::Perfetto)}
                         title="Open ui.perfetto.dev in a new tab and hand it the ftrace text (needs the internet; the download works offline)">{ "Open in Perfetto ↗" }</button>
-                    if busy.is_some() {
+                    if let Some((_, t0)) = self.job {
+                        <span class="status">{ format!("running… {:.0} s", (now_ms() - t0) / 1000.0) }</span>
                         <button id="btn-measure-cancel" class="ghost small" onclick={link.callback(|_| Msg::Cancel)}>{ "Cancel" }</button>
                     }
                 </div>
