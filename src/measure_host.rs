@@ -48,6 +48,8 @@ pub enum Answer {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Exported {
     pub kind: ExportKind,
+    /// The scenario's name (Perfetto's tab title).
+    pub title: String,
     pub file_name: String,
     pub mime: String,
     pub body: String,
@@ -188,7 +190,7 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
             (format!("{stem}-report.json"), "application/json", json + "\n")
         }
     };
-    Ok(Exported { kind, file_name, mime: mime.into(), body })
+    Ok(Exported { kind, title: sim.name.clone(), file_name, mime: mime.into(), body })
 }
 
 /// Read B's changes: one `path=value` per line (or separated by ';'); blank lines and lines

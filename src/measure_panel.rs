@@ -203,7 +203,7 @@ impl MeasurePanel {
             Answer::Exported(e) if job == Job::Perfetto => {
                 self.status = Some(format!("{}: {} computed in {:.0} ms; handing it to Perfetto…", e.file_name, size(e.body.len()), ms));
                 if let Some(h) = &mut self.perfetto {
-                    h.set_trace(e.file_name.clone(), e.file_name.clone(), &e.body);
+                    h.set_trace(format!("Fairground: {}", e.title), e.file_name.clone(), &e.body);
                 }
                 self.post_to_perfetto();
             }

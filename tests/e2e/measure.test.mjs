@@ -85,7 +85,7 @@ window.addEventListener('message', (e) => {
     const p = e.data.perfetto;
     const text = new TextDecoder().decode(p.buffer);
     document.title = 'loaded';
-    document.body.dataset.title = p.title;
+    document.body.dataset.perfettoTitle = p.title;
     document.body.dataset.fileName = p.fileName;
     document.body.dataset.first = text.split('\\n')[0];
     document.body.dataset.switches = String(text.split('\\n').filter((l) => l.includes('sched_switch:')).length);
@@ -101,7 +101,8 @@ test('Open in Perfetto: opens ui.perfetto.dev, waits for PONG, posts the trace (
     assert(popup.url().startsWith('https://ui.perfetto.dev'), `popup at ${popup.url()}`);
     await popup.waitForFunction(() => document.title === 'loaded', null, { timeout: 30_000 });
     const got = await popup.evaluate(() => ({ ...document.body.dataset }));
-    assertEqual([got.first, got.fileName, got.switches], ['# tracer: nop', 'two-hogs.ftrace.txt', '25'], 'what Perfetto was given');
+    assertEqual([got.first, got.fileName, got.switches, got.perfettoTitle], ['# tracer: nop', 'two-hogs.ftrace.txt', '25', 'Fairground: two hogs'],
+      'what Perfetto was given');
     await page.waitForSelector('#measure-status:has-text("handed to the Perfetto tab")');
     await popup.close();
   } finally {
@@ -148,6 +149,32 @@ test('A/B: clamp-lesson with latency_max_clamp_wakeup off shows both percentile 
   const wp = rows.find((r) => r.startsWith('waker/0,wakeup_preemptions,')).split(',');
   assertEqual([wp[2], wp[3]], t['waker/0'].wakeup_preemptions.slice(0, 2), 'the CSV has the page\'s numbers');
 }, { timeout: 120_000 });
+
+test('A/B: a task\'s latency nice as B; an edit of the scenario then drops the table, which no longer describes it', async ({ page }) => {
+  await fresh(page, '#scenario=latency-nice-ladder');
+  await page.selectOption('#ab-kind', 'latency_nice');
+  await page.selectOption('#ab-target', { label: 'tasks[2] cyc-19' });
+  await page.fill('#ab-value', '-20');
+  await page.locator('#ab-value').dispatchEvent('change');
+  assertEqual(await page.locator('#ab-changes').inputValue(), 'tasks[2].latency_nice=-20', 'B changes');
+  await page.click('#btn-ab-run');
+  await page.waitForSelector('#ab-result', { timeout: 60_000 });
+  console.log(`    A/B of latency-nice-ladder (19 tasks, 2 × 5 s simulated): ${await page.locator('#ab-result').getAttribute('data-ms')} ms in the worker`);
+  const t = await abTables(page);
+  // Latency nice −20 instead of 19: the wakeup preempts with a large latency offset instead of
+  // waiting behind the load, so cyc-19's typical and tail wakeup latencies fall.
+  for (const f of ['p50_us', 'p90_us']) {
+    const [a, b] = t['cyc-19'][f].map(Number);
+    assert(b < a, `cyc-19 ${f}: A ${a} µs, B ${b} µs`);
+  }
+  // An edit makes a new scenario: the table of the old one goes.
+  const input = page.locator('#tasks-table tr[data-task="cyc-0"] input.edit-latency-nice');
+  await input.fill('5');
+  await input.press('Enter');
+  await page.waitForSelector('#notice:has-text("recorded")');
+  await page.waitForSelector('#ab-result', { state: 'detached' });
+  await page.evaluate(() => localStorage.clear());
+});
 
 test('A/B: a broken change shows a clear error, the app keeps running, and a good change then works', async ({ page }) => {
   await fresh(page, '#scenario=two-hogs');
