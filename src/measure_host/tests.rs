@@ -114,6 +114,14 @@ fn a_broken_change_is_refused_with_the_cores_message() {
         ("tasks[7].nice=1", "tasks[7]"),
         ("scheduler.policy=bogus", "bogus"),
         ("tasks[x].nice=1", "bad index"),
+        // Refused before anything is built: by validation, or by the cost check.
+        ("tasks[0].count=1000000000", "tasks[0].count"),
+        ("duration_ms=1000000000000", "duration_ms"),
+        // Two wakers firing every 10 µs for 600 s: 4 · 2 · 6·10^7 events, beyond the 4·10^8
+        // the browser takes.
+        (r#"duration_ms=600000; tasks[1].behavior={"kind":"periodic","period_us":10,"run_us":1}"#, "exceeds the limit"),
+        ("machine.cpus=0", "cpus"),
+        ("tasks=7", "tasks"),
     ] {
         match answer(Request::Compare { text: CLAMP.into(), b: b.into() }) {
             Answer::Failed { message } => assert!(message.contains(want), "{b}: {message}"),
