@@ -17,6 +17,7 @@ fn label(figure: &str) -> (String, usize) {
         "wakeups" => ("wakeups".into(), 0),
         "wakeup_preemptions" => ("wakeup preemptions".into(), 0),
         "max_us" => ("max (µs)".into(), 1),
+        "completion_ms" => ("completion (ms)".into(), 1),
         f => {
             let p = f.trim_start_matches('p').trim_end_matches("_us");
             let p: f64 = p.parse().unwrap_or(0.0);

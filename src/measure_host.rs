@@ -221,33 +221,67 @@ fn change(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
-/// The lines of one task: CPU time, wakeups, wakeup preemptions, the percentiles and the maximum (latencies in µs).
-fn task_lines(a: Option<&fairground_sim::report::TaskReport>, b: Option<&fairground_sim::report::TaskReport>) -> Vec<AbLine> {
+/// One side's figures of a table: CPU time, wakeups, wakeup preemptions and completion time
+/// where the entity has them, then the latency percentiles and the maximum (in µs).
+fn figures(cpu_ns: Option<u64>, preemptions: Option<u64>, completion_ns: Option<u64>, l: &LatencyStats) -> Vec<(String, Option<f64>)> {
     let us = |x: Option<u64>| x.map(|v| v as f64 / 1e3);
-    let mut figures: Vec<(String, Option<f64>, Option<f64>)> = vec![
-        ("cpu_ms".into(), a.map(|t| t.cpu_ns as f64 / 1e6), b.map(|t| t.cpu_ns as f64 / 1e6)),
-        ("wakeups".into(), a.map(|t| t.wakeup_latency_ns.count as f64), b.map(|t| t.wakeup_latency_ns.count as f64)),
-        ("wakeup_preemptions".into(), a.map(|t| t.wakeup_preemptions as f64), b.map(|t| t.wakeup_preemptions as f64)),
-    ];
-    let pa = a.map(|t| pick(&t.wakeup_latency_ns)).unwrap_or_default();
-    let pb = b.map(|t| pick(&t.wakeup_latency_ns)).unwrap_or_default();
-    for (i, p) in PERCENTILES.iter().enumerate() {
-        figures.push((format!("{p}_us"), us(pa[i]), us(pb[i])));
+    let mut out = Vec::with_capacity(12);
+    if let Some(c) = cpu_ns {
+        out.push(("cpu_ms".to_string(), Some(c as f64 / 1e6)));
     }
-    figures.push(("max_us".into(), us(a.and_then(|t| t.wakeup_latency_ns.max)), us(b.and_then(|t| t.wakeup_latency_ns.max))));
-    figures.into_iter().map(|(figure, a, b)| AbLine { figure, a, b, change_pct: change(a, b) }).collect()
+    out.push(("wakeups".into(), Some(l.count as f64)));
+    if let Some(p) = preemptions {
+        out.push(("wakeup_preemptions".into(), Some(p as f64)));
+    }
+    if completion_ns.is_some() {
+        out.push(("completion_ms".into(), completion_ns.map(|c| c as f64 / 1e6)));
+    }
+    for (p, x) in PERCENTILES.iter().zip(pick(l)) {
+        out.push((format!("{p}_us"), us(x)));
+    }
+    out.push(("max_us".into(), us(l.max)));
+    out
 }
 
-/// Per task of A (then tasks only B has), matched by name: B may change a task's count.
-fn tables(ra: &Report, rb: &Report) -> Vec<AbTask> {
-    let mut out: Vec<AbTask> = ra
-        .tasks
-        .iter()
-        .map(|t| AbTask { name: t.name.clone(), lines: task_lines(Some(t), rb.tasks.iter().find(|u| u.name == t.name)) })
+/// A table from both sides' figures, matched by figure (a side that lacks the entity or a
+/// figure has None there).
+fn pair(name: String, a: Option<Vec<(String, Option<f64>)>>, b: Option<Vec<(String, Option<f64>)>>) -> AbTask {
+    let (a, b) = (a.unwrap_or_default(), b.unwrap_or_default());
+    let mut names: Vec<&String> = a.iter().map(|x| &x.0).collect();
+    names.extend(b.iter().map(|x| &x.0).filter(|f| !a.iter().any(|x| &x.0 == *f)));
+    let get = |side: &[(String, Option<f64>)], f: &str| side.iter().find(|x| x.0 == f).and_then(|x| x.1);
+    let lines = names
+        .into_iter()
+        .map(|f| {
+            let (va, vb) = (get(&a, f), get(&b, f));
+            AbLine { figure: f.clone(), a: va, b: vb, change_pct: change(va, vb) }
+        })
         .collect();
-    for u in rb.tasks.iter().filter(|u| !ra.tasks.iter().any(|t| t.name == u.name)) {
-        out.push(AbTask { name: u.name.clone(), lines: task_lines(None, Some(u)) });
+    AbTask { name, lines }
+}
+
+/// Tables of one kind of entity, matched by name: A's in order, then those only B has (B may
+/// change a task's count, or add a group).
+fn match_by_name<T>(a: &[T], b: &[T], name: impl Fn(&T) -> String, figs: impl Fn(&T) -> Vec<(String, Option<f64>)>) -> Vec<AbTask> {
+    let mut out: Vec<AbTask> = a.iter().map(|x| pair(name(x), Some(figs(x)), b.iter().find(|y| name(y) == name(x)).map(&figs))).collect();
+    for y in b.iter().filter(|y| !a.iter().any(|x| name(x) == name(y))) {
+        out.push(pair(name(y), None, Some(figs(y))));
     }
+    out
+}
+
+/// Workloads first (schbench's and hackbench's own figures, what the threads quote), then tasks,
+/// then cgroups.
+fn tables(ra: &Report, rb: &Report) -> Vec<AbTask> {
+    let mut out = match_by_name(&ra.workloads, &rb.workloads, |w| format!("workload {}", w.name), |w| {
+        figures(None, None, w.completion_ns, &w.wakeup_latency_ns)
+    });
+    out.extend(match_by_name(&ra.tasks, &rb.tasks, |t| t.name.clone(), |t| {
+        figures(Some(t.cpu_ns), Some(t.wakeup_preemptions), None, &t.wakeup_latency_ns)
+    }));
+    out.extend(match_by_name(&ra.cgroups, &rb.cgroups, |g| format!("cgroup {}", g.name), |g| {
+        figures(Some(g.cpu_ns), None, None, &g.wakeup_latency_ns)
+    }));
     out
 }
 

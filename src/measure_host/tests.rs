@@ -216,3 +216,32 @@ fn file_stems_are_safe_file_names() {
     assert_eq!(file_stem("   "), "fairground-run");
     assert_eq!(file_stem("../etc/passwd"), "etc-passwd");
 }
+
+#[test]
+fn workloads_come_first_and_cgroups_last() {
+    let hb = include_str!("../../static/scenarios/hackbench-8cpu.json");
+    let t = ok(compare_ab(hb, "scheduler.policy=cfs-v6.2"));
+    let first = &t.tasks[0];
+    assert!(first.name.starts_with("workload "), "{}", first.name);
+    // hackbench finishes its loops: a completion time on both sides, and no CPU-time line (a
+    // workload's CPU time is its tasks').
+    let figs: Vec<&str> = first.lines.iter().map(|l| l.figure.as_str()).collect();
+    assert_eq!(&figs[..2], ["wakeups", "completion_ms"]);
+    let c = &first.lines[1];
+    assert!(c.a.is_some_and(|x| x > 0.0) && c.b.is_some_and(|x| x > 0.0), "{c:?}");
+    assert!(t.tasks[1..].iter().all(|x| !x.name.starts_with("workload ")));
+
+    let groups = r#"{ "format": "fairground-scenario/1", "name": "g", "duration_ms": 100,
+      "scheduler": { "policy": "cfs-v6.2" },
+      "cgroups": [ { "name": "A", "shares": 1024 }, { "name": "B", "shares": 1024 } ],
+      "tasks": [ { "name": "a", "cgroup": "A", "behavior": { "kind": "hog" } },
+                 { "name": "b", "cgroup": "B", "count": 2, "behavior": { "kind": "hog" } } ] }"#;
+    let t = ok(compare_ab(groups, "cgroups[1].shares=3072"));
+    let names: Vec<&str> = t.tasks.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["a", "b/0", "b/1", "cgroup A", "cgroup B"]);
+    // One CPU for 100 ms shared by two groups: half each in A; 1024 : 3072 in B.
+    let cpu = |n: &str| line(&t, n, "cpu_ms").clone();
+    let (ga, gb) = (cpu("cgroup A"), cpu("cgroup B"));
+    assert!((ga.a.expect("a") - 50.0).abs() < 5.0 && (gb.a.expect("a") - 50.0).abs() < 5.0, "{ga:?} {gb:?}");
+    assert!((gb.b.expect("b") / 100.0 - 0.75).abs() < 0.05, "{gb:?}");
+}
