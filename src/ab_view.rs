@@ -34,6 +34,7 @@ fn change(l: &AbLine) -> (String, &'static str) {
     match l.change_pct {
         Some(c) if c.abs() < 0.05 => ("0.0%".into(), "same"),
         Some(c) => (format!("{c:+.1}%"), if c > 0.0 { "up" } else { "down" }),
+        None if l.a == Some(0.0) && l.b == Some(0.0) => ("0.0%".into(), "same"),
         None if l.a == Some(0.0) && l.b.is_some_and(|b| b != 0.0) => ("from 0".into(), "up"),
         None => (String::new(), "same"),
     }
