@@ -90,6 +90,8 @@ pub struct AbTable {
     /// The same table as CSV (`name,figure,a,b,change_pct`, the core's A/B layout).
     pub csv: String,
     pub csv_name: String,
+    /// The same table as plain text to paste into a mail, in the threads' layout.
+    pub text: String,
 }
 
 /// Counts per log2 bucket of µs: bucket 0 is [0, 1) µs, bucket k ≥ 1 is [2^(k−1), 2^k) µs.
@@ -285,6 +287,22 @@ fn tables(ra: &Report, rb: &Report) -> Vec<AbTask> {
     out
 }
 
+/// The table as the threads post theirs: a heading per entity, then `figure  A  B  change`
+/// in fixed columns (latencies in µs, "-" for none).
+pub fn ab_text(scenario: &str, changes: &[Assignment], tasks: &[AbTask]) -> String {
+    use std::fmt::Write;
+    let mut out = format!("{scenario}\n  A: as is\n  B: {}\n", changes.iter().map(|a| format!("{}={}", a.path, a.value)).collect::<Vec<_>>().join(", "));
+    let num = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |v| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") });
+    for t in tasks {
+        let _ = write!(out, "\n{:<22}{:>12}{:>12}{:>10}\n", t.name, "A", "B", "change");
+        for l in &t.lines {
+            let c = l.change_pct.map_or_else(String::new, |c| format!("{c:+.1}%"));
+            let _ = writeln!(out, "  {:<20}{:>12}{:>12}{:>10}", l.figure, num(l.a), num(l.b), c);
+        }
+    }
+    out
+}
+
 pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
     let changes = parse_changes(b)?;
     let c = compare(text, &[], &changes, &Limits::BROWSER).map_err(|e| e.to_string())?;
@@ -295,6 +313,7 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
             t.lines.iter().map(|l| Row { name: t.name.clone(), figure: l.figure.clone(), a: l.a, b: l.b, change_pct: l.change_pct })
         })
         .collect();
+    let text = ab_text(&c.a.scenario, &changes, &tasks);
     Ok(AbTable {
         b_changes: changes.iter().map(|a| format!("{}={}", a.path, a.value)).collect(),
         policy_a: c.a.policy.to_string(),
@@ -304,6 +323,7 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
         tasks,
         csv: rows_csv(&rows),
         csv_name: format!("{}-ab.csv", file_stem(&c.a.scenario)),
+        text,
     })
 }
 

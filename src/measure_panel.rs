@@ -51,6 +51,7 @@ pub enum Msg {
     Compare,
     Cancel,
     AbCsv,
+    AbCopy,
     Histogram,
     HistPng,
     /// Once a second while a request runs: show how long it has been running.
@@ -376,6 +377,13 @@ impl Component for MeasurePanel {
                     }
                 }
             }
+            Msg::AbCopy => {
+                if let (Some((t, _)), Some(w)) = (&self.ab, web_sys::window()) {
+                    // Resolves later or is refused (no permission): the text is on the page too.
+                    let _ = w.navigator().clipboard().write_text(&t.text);
+                    self.status = Some("The table was copied as text (also under \"As text\" below).".into());
+                }
+            }
             Msg::Histogram => {
                 let Some(task) = ctx.props().selected.clone() else { return false };
                 self.send(ctx, Job::Histogram, |text| Request::Histogram { text, task });
@@ -472,10 +480,13 @@ impl Component for MeasurePanel {
                     if self.ab.is_some() {
                         { " " }
                         <button id="btn-ab-csv" onclick={link.callback(|_| Msg::AbCsv)}>{ "Download the table (CSV)" }</button>
+                        { " " }
+                        <button id="btn-ab-copy" onclick={link.callback(|_| Msg::AbCopy)} title="Plain text in fixed columns, to paste into a mail">{ "Copy as text" }</button>
                     }
                 </p>
                 if let Some((t, ms)) = &self.ab {
                     { crate::ab_view::view_ab(t, *ms) }
+                    <details><summary>{ "As text" }</summary><pre id="ab-text">{ &t.text }</pre></details>
                 }
                 <h4>{ "Latency histogram" }</h4>
                 if let Some(task) = &ctx.props().selected {

@@ -188,6 +188,16 @@ fn ab_of_the_wakeup_clamp_shows_longer_waits_without_it() {
     assert_eq!(csv.count(), 4 * LINES);
     assert!(t.csv.contains("\nwaker/0,p99.9_us,"));
     assert_eq!(t.csv_name, "the-wakeup-clamp-nice-5-wakers-against-nice-0-lo-ab.csv");
+    // The text for a mail: a heading per task and one line per figure, the same numbers.
+    assert!(t.text.contains("B: scheduler.features.latency_max_clamp_wakeup=false"), "{}", t.text);
+    let block: Vec<&str> = t.text.split("\nwaker/0").nth(1).expect("waker/0 block").lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(block.len(), 1 + LINES);
+    let wp = block.iter().find(|l| l.trim_start().starts_with("wakeup_preemptions")).expect("line");
+    let l = line(&t, "waker/0", "wakeup_preemptions");
+    let cols: Vec<&str> = wp.split_whitespace().collect();
+    assert_eq!(cols[1].parse::<f64>().ok(), l.a);
+    assert_eq!(cols[2].parse::<f64>().ok(), l.b);
+    assert_eq!(cols[3], format!("{:+.1}%", l.change_pct.expect("change")));
 }
 
 #[test]

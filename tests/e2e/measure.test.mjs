@@ -148,6 +148,11 @@ test('A/B: clamp-lesson with latency_max_clamp_wakeup off shows both percentile 
   assertEqual(rows.length - 1, 4 * 11, 'one CSV row per task and figure');
   const wp = rows.find((r) => r.startsWith('waker/0,wakeup_preemptions,')).split(',');
   assertEqual([wp[2], wp[3]], t['waker/0'].wakeup_preemptions.slice(0, 2), 'the CSV has the page\'s numbers');
+  // The same table as text for a mail.
+  const text = await page.locator('#ab-text').textContent();
+  const block = text.split('\nwaker/0')[1].split('\n\n')[0];
+  const line = block.split('\n').find((l) => l.trim().startsWith('wakeup_preemptions')).trim().split(/\s+/);
+  assertEqual(line.slice(1, 4), t['waker/0'].wakeup_preemptions, 'the text has the page\'s numbers');
 }, { timeout: 120_000 });
 
 test('A/B: a task\'s latency nice as B; an edit of the scenario then drops the table, which no longer describes it', async ({ page }) => {
