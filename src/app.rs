@@ -563,6 +563,8 @@ impl App {
             }
             Output::EditRefused { message } => self.edit_error = Some(message),
             Output::Crashed { message } => self.restart_worker(ctx, format!("it crashed: {message}")),
+            // Measurements go to the export panel's own worker, never to this one.
+            Output::Measured { .. } => {}
         }
     }
 

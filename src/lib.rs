@@ -10,6 +10,7 @@ pub mod host;
 pub mod links;
 pub mod lod;
 pub mod logic;
+pub mod measure_host;
 pub mod proto;
 pub mod raster;
 pub mod settings;
@@ -20,6 +21,14 @@ pub mod app;
 mod groups;
 #[cfg(target_arch = "wasm32")]
 mod lesson_panel;
+#[cfg(target_arch = "wasm32")]
+mod ab_view;
+#[cfg(target_arch = "wasm32")]
+mod export_web;
+#[cfg(target_arch = "wasm32")]
+mod hist_canvas;
+#[cfg(target_arch = "wasm32")]
+mod measure_panel;
 #[cfg(target_arch = "wasm32")]
 mod open;
 #[cfg(target_arch = "wasm32")]

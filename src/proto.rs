@@ -33,6 +33,8 @@ pub enum Input {
     Exercise { kind: String, seed: u64 },
     /// The task groups' entities per CPU now, and their weights sampled so far (`Groups`).
     Groups,
+    /// A whole-run export or an A/B comparison (`measure_host`); sent to a worker of its own.
+    Measure(crate::measure_host::Request),
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -58,6 +60,8 @@ pub enum Output {
     Checked(Result<Verdict, String>),
     Exercise(Result<String, String>),
     Groups(GroupsInfo),
+    /// The answer to `Measure`, and the wall time it took in the worker (ms).
+    Measured { answer: crate::measure_host::Answer, ms: f64 },
 }
 
 /// A lesson as the page shows it: nothing in it gives away an answer.

@@ -154,6 +154,8 @@ impl App {
                     { self.sched_panel() }
                 </div>
                 { self.view_groups() }
+                <crate::measure_panel::MeasurePanel text={self.text.clone()}
+                    selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
             </section>
         }
     }

@@ -89,6 +89,11 @@ impl SimWorker {
                     Output::Refused { message }
                 }
             },
+            Input::Measure(req) => {
+                let t0 = clock_ms();
+                let answer = crate::measure_host::answer(req);
+                Output::Measured { answer, ms: clock_ms() - t0 }
+            }
             Input::Crash => panic!("a crash asked for by the page (testing the worker's recovery)"),
             Input::Seek { to_ns } => {
                 let last_live = self.last_live;
