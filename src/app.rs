@@ -22,6 +22,7 @@ use crate::timeline::StoreRef;
 use crate::worker::SimWorker;
 
 mod actions;
+pub(crate) mod teach;
 
 /// Path of the worker's script in the built site (trunk `data-type="worker"`).
 const WORKER_JS: &str = "./fairground-worker.js";
@@ -109,6 +110,8 @@ pub enum Msg {
     // Inside the scheduler (issue 8).
     Ask(crate::insight::Ask),
     PickSlice(Option<(u32, u64)>),
+    /// Lessons, exercises, presenter mode, group weights (`app/teach.rs`).
+    Teach(teach::TeachMsg),
 }
 
 /// Callbacks made once, so that the components given them see equal props between renders.
@@ -175,6 +178,7 @@ pub struct App {
     pub(crate) ask: crate::insight::Ask,
     pub(crate) insight: Rc<Option<Box<crate::insight::Insight>>>,
     pub(crate) picked: Option<(u32, u64)>,
+    pub(crate) teach: teach::Teach,
     _hashchange: Option<EventListener>,
     _keydown: Option<EventListener>,
     _frames: Interval,
@@ -262,6 +266,7 @@ impl Component for App {
             ask: Default::default(),
             insight: Rc::new(None),
             picked: None,
+            teach: teach::Teach::default(),
             _hashchange: hashchange,
             _keydown: keydown,
             _frames: frames,
@@ -318,7 +323,11 @@ impl Component for App {
                 self.on_output(ctx, out);
                 self.pump(ctx);
             }
-            Msg::Frame => return self.frame(ctx),
+            Msg::Frame => {
+                self.teach_frame(ctx);
+                return self.frame(ctx);
+            }
+            Msg::Teach(m) => return self.teach_update(ctx, m),
             Msg::Key(k) => return self.key(ctx, k),
             Msg::PlayPause => {
                 if self.progress.finished && !self.playing {
@@ -407,6 +416,8 @@ fn wants_key(k: &KeyboardEvent) -> bool {
     matches!(
         k.key().as_str(),
         " " | "ArrowLeft" | "ArrowRight" | "." | "," | "Home" | "End" | "[" | "]" | "w" | "s" | "a" | "d" | "0" | "?" | "Escape" | "l"
+            // Lessons and presenting (app/teach.rs).
+            | "PageDown" | "PageUp" | "n" | "b" | "p" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"
     )
 }
 
@@ -563,7 +574,9 @@ impl App {
                 let to = self.resume_ns.take().unwrap_or(0);
                 self.goal = Some(to);
                 self.request(ctx, Input::Seek { to_ns: to });
+                self.teach_loaded(ctx);
             }
+            out @ (Output::Lesson(_) | Output::Checked(_) | Output::Exercise(_) | Output::Groups(_)) => self.teach_output(ctx, out),
             Output::Refused { message } => self.refused(ctx, message),
             Output::Progress(p) => self.take_progress(p),
             Output::Edited { text, at_ns, progress } => {
@@ -575,6 +588,8 @@ impl App {
             }
             Output::EditRefused { message } => self.edit_error = Some(message),
             Output::Crashed { message } => self.restart_worker(ctx, format!("it crashed: {message}")),
+            // Measurements go to the export panel's own worker, never to this one.
+            Output::Measured { .. } => {}
         }
     }
 
@@ -647,6 +662,11 @@ impl App {
     fn open_current(&mut self, ctx: &Context<Self>) {
         let hash = current_hash();
         let mut route = logic::parse_fragment(&hash);
+        match crate::links::exercise_link(&hash, &teach::exercise_kinds()) {
+            Some(Ok((kind, seed))) => return self.open_exercise(ctx, kind, seed),
+            Some(Err(why)) => route = Route::Invalid(why),
+            None => {}
+        }
         if route == Route::Default {
             // Make the URL say what is shown, without adding a history entry.
             if let Some(w) = web_sys::window() {

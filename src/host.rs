@@ -42,6 +42,7 @@ pub struct Host {
     live: Vec<TaskLive>,
     /// The trees / decision log / key chart panels (issue 8).
     insight: insight::Insight,
+    groups: groups::GroupSampler,
 }
 
 /// Wall-clock budget of one answer, so the worker keeps answering while it plays.
@@ -103,7 +104,9 @@ impl Host {
             mark: sim.trace.as_ref().map(|t| t.mark()).expect("trace enabled above"),
             n_timeline: v.scenario.timeline.len(),
         };
+        let groups = groups::GroupSampler::new(&sim, report.effective.tick_ns);
         let host = Host {
+            groups,
             scenario: v.scenario,
             sim,
             view_ns: 0,
@@ -171,6 +174,7 @@ impl Host {
         }
         self.last_cp_events = sim.events;
         self.insight.restored(&mut sim, cp.upto);
+        self.groups.rewind(cp.upto);
         self.sim = sim;
         self.view_ns = cp.upto.saturating_sub(1);
     }
@@ -197,6 +201,7 @@ impl Host {
             }
             self.sim.step_instant();
             self.insight.after_instant(&mut self.sim);
+            self.groups.after_instant(&self.sim);
             self.view_ns = self.sim.now;
             if self.sim.events - self.last_cp_events >= self.cp_every {
                 self.checkpoint();
@@ -315,6 +320,11 @@ impl Host {
         (0, 0.0)
     }
 
+    /// The task groups now, and their weights sampled so far.
+    pub fn groups_info(&self) -> GroupsInfo {
+        self.groups.info(&self.sim)
+    }
+
     /// The answer to a request: figures now, and the slices the page does not have yet.
     pub fn progress(&mut self, work: (u64, f64)) -> Progress {
         self.progress_with(work, true)
@@ -412,5 +422,8 @@ fn describe(b: &Behavior) -> String {
 
 mod insight;
 mod rbreplay;
+mod groups;
+pub mod teach;
+
 #[cfg(test)]
 mod tests;

@@ -5,16 +5,31 @@
 // Natively only the tests use parts of the logic; the UI that calls them is wasm32-only.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+pub mod apng;
 pub mod host;
 pub mod insight;
+pub mod links;
 pub mod lod;
 pub mod logic;
+pub mod measure_host;
 pub mod proto;
 pub mod raster;
 pub mod settings;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+mod groups;
+#[cfg(target_arch = "wasm32")]
+mod lesson_panel;
+#[cfg(target_arch = "wasm32")]
+mod ab_view;
+#[cfg(target_arch = "wasm32")]
+mod export_web;
+#[cfg(target_arch = "wasm32")]
+mod hist_canvas;
+#[cfg(target_arch = "wasm32")]
+mod measure_panel;
 #[cfg(target_arch = "wasm32")]
 mod open;
 #[cfg(target_arch = "wasm32")]

@@ -30,6 +30,8 @@ pub enum Route {
 /// Parse `location.hash` (with or without its leading `#`).
 pub fn parse_fragment(hash: &str) -> Route {
     let frag = hash.strip_prefix('#').unwrap_or(hash);
+    // Options after `&` (`step`, `present`) are read by `links.rs`.
+    let frag = frag.split('&').next().unwrap_or(frag);
     if frag.is_empty() {
         return Route::Default;
     }

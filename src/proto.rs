@@ -26,6 +26,18 @@ pub enum Input {
     /// What the trees / decision log / key chart panels look at (issue 8); answered with a
     /// Progress that carries them.
     Insight(crate::insight::Ask),
+    /// The loaded scenario's lesson, its texts filled from the run (answer `Lesson`).
+    Lesson,
+    /// Check a choice for lesson step `step` (0-based) against the simulation (answer
+    /// `Checked`). The page never knows the answer before it asks.
+    Check { step: u32, choice: String },
+    /// Make exercise `seed` of `kind` ("cfs-pick", "wakeup-clamp", "eevdf-eligibility"); the
+    /// answer `Exercise` carries a scenario with a one-step lesson, to load like any other.
+    Exercise { kind: String, seed: u64 },
+    /// The task groups' entities per CPU now, and their weights sampled so far (`Groups`).
+    Groups,
+    /// A whole-run export or an A/B comparison (`measure_host`); sent to a worker of its own.
+    Measure(crate::measure_host::Request),
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -46,6 +58,66 @@ pub enum Output {
     EditRefused { message: String },
     /// The worker panicked; it is no longer usable.
     Crashed { message: String },
+    /// None when the scenario has no lesson; Err names a problem with it.
+    Lesson(Result<Option<LessonInfo>, String>),
+    Checked(Result<Verdict, String>),
+    Exercise(Result<String, String>),
+    Groups(GroupsInfo),
+    /// The answer to `Measure`, and the wall time it took in the worker (ms).
+    Measured { answer: crate::measure_host::Answer, ms: f64 },
+}
+
+/// A lesson as the page shows it: nothing in it gives away an answer.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct LessonInfo {
+    pub title: Option<String>,
+    pub steps: Vec<StepInfo>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct StepInfo {
+    /// Markdown, `{{figure TASK}}` already filled from the run.
+    pub text: String,
+    pub at_ns: u64,
+    /// (kind, what): ("task", "A"), ("cpu", "0"), ("tree", "0"), ("decision", "pick"),
+    /// ("histogram", "A").
+    pub highlight: Vec<(String, String)>,
+    pub ask: Option<String>,
+    pub choices: Vec<String>,
+}
+
+/// The simulation's answer to a question, compared with the student's choice.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Verdict {
+    pub step: u32,
+    pub choice: String,
+    pub correct: bool,
+    pub value: String,
+    pub at_ns: u64,
+    /// The decision-log entry that explains the answer, in plain words.
+    pub explanation: String,
+}
+
+/// Task groups for the group panel.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct GroupsInfo {
+    /// Group names (cgroup order); parents by index (NONE = a child of the root).
+    pub names: Vec<String>,
+    pub parents: Vec<u32>,
+    /// Per group, per CPU, at the current time.
+    pub now: Vec<Vec<GroupCpu>>,
+    /// Sample times (ns) and, per sample, `weight[group * cpus + cpu]`.
+    pub sample_ns: Vec<u64>,
+    pub weights: Vec<Vec<u32>>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct GroupCpu {
+    pub weight: u64,
+    pub on_rq: bool,
+    pub se_load_avg: u64,
+    pub rq_load_avg: u64,
+    pub h_nr_running: u32,
 }
 
 /// What does not change while a run plays.

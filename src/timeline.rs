@@ -45,6 +45,22 @@ pub struct Props {
     /// A click on a lane at a time (CPU, ns): "why did this run?" (issue 8).
     #[prop_or_default]
     pub on_pick: Callback<(u32, u64)>,
+    /// A CPU lane a lesson step points at: outlined.
+    #[prop_or_default]
+    pub lane_mark: Option<u32>,
+    /// Presenter mode: taller lanes and larger labels, to be read from afar.
+    #[prop_or_default]
+    pub big: bool,
+}
+
+/// The lane height for these props (presenter mode allows lanes up to 90 px).
+fn lane_h_of(p: &Props) -> f64 {
+    let h = lane_height(p.info.cpus, lanes_avail());
+    if p.big {
+        (lanes_avail() / p.info.cpus.max(1) as f64).floor().clamp(h, 90.0)
+    } else {
+        h
+    }
 }
 
 pub enum Msg {
@@ -110,7 +126,7 @@ impl Timeline {
         if x < GUTTER || y < AXIS {
             return None;
         }
-        let lane = ((y - AXIS) / lane_height(p.info.cpus, lanes_avail())) as usize;
+        let lane = ((y - AXIS) / lane_h_of(p)) as usize;
         (lane < p.info.cpus as usize).then(|| (lane, p.win.0 + (x - GUTTER) * npp))
     }
 
@@ -167,7 +183,7 @@ impl Timeline {
         let perf = web_sys::window().and_then(|w| w.performance());
         let t_start = perf.as_ref().map_or(started, |p| p.now());
         let cpus = p.info.cpus as usize;
-        let lane_h = lane_height(p.info.cpus, lanes_avail());
+        let lane_h = lane_h_of(p);
         let h = AXIS + lane_h * cpus as f64;
         // The canvas has device pixels (crisp text on HiDPI screens and projectors); drawing is
         // in CSS pixels through a scale, and the lanes' image is scaled up without smoothing.
@@ -225,7 +241,7 @@ impl Timeline {
         }
         // Lane labels.
         ctx2d.set_fill_style_str("#3a4450");
-        ctx2d.set_font("11px system-ui, sans-serif");
+        ctx2d.set_font(if p.big { "bold 15px system-ui, sans-serif" } else { "11px system-ui, sans-serif" });
         ctx2d.set_text_align("right");
         ctx2d.set_text_baseline("middle");
         let every = (12.0 / lane_h).ceil().max(1.0) as usize;
@@ -250,6 +266,11 @@ impl Timeline {
             t += step;
             n += 1;
         }
+        if let Some(l) = p.lane_mark.filter(|&l| (l as usize) < cpus) {
+            ctx2d.set_stroke_style_str("#f0b400");
+            ctx2d.set_line_width(3.0);
+            ctx2d.stroke_rect(1.5, AXIS + lane_h * l as f64 + 0.5, w - 3.0, lane_h - 1.0);
+        }
         // The current time.
         let xn = GUTTER + (p.view_ns as f64 - t0) / npp;
         if xn >= GUTTER && xn <= w {
@@ -263,6 +284,7 @@ impl Timeline {
         let t_end = perf.as_ref().map_or_else(js_sys::Date::now, |p| p.now());
         let _ = canvas.set_attribute("data-draw-ms", &format!("{:.3}", t_end - t_start));
         let _ = canvas.set_attribute("data-slices", &p.store.0.borrow().total().to_string());
+        let _ = canvas.set_attribute("data-lane-mark", &p.lane_mark.map_or_else(String::new, |l| l.to_string()));
     }
 }
 

@@ -22,6 +22,9 @@ const SHORTCUTS: &[(&str, &str)] = &[
     ("Mouse wheel · Shift+wheel · drag", "zoom at the pointer · pan · pan"),
     ("Click a slice or a row", "select that task everywhere"),
     ("L", "copy a share link"),
+    ("PageDown / PageUp  (N / B)", "lesson: next / previous step"),
+    ("1 – 9", "lesson: choose an answer"),
+    ("P", "presenter mode on / off"),
     ("?", "show / hide this help"),
     ("Esc", "close the help, clear the selection"),
 ];
@@ -139,9 +142,10 @@ impl App {
                     <div><dt>{ "Seed" }</dt><dd id="seed">{ info.seed }</dd></div>
                     <div><dt>{ "Worker speed" }</dt><dd id="meter">{ self.rate.map_or_else(|| "–".to_string(), |r| format!("{:.2} M events/s", r / 1e6)) }</dd></div>
                 </dl>
+                { self.view_teach(ctx) }
                 { self.view_transport(ctx, info) }
                 { self.view_zoom(ctx, info) }
-                <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()}
+                <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()} big={self.teach.present}
                     view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
                     win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} on_pick={self.cb.pick.clone()} />
                 <crate::inside::Inside info={info.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
@@ -151,6 +155,9 @@ impl App {
                         edit_error={self.edit_error.clone()} on_select={self.cb.select.clone()} on_edit={self.cb.edit.clone()} />
                     { self.sched_panel() }
                 </div>
+                { self.view_groups() }
+                <crate::measure_panel::MeasurePanel text={self.text.clone()}
+                    selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
             </section>
         }
     }
@@ -242,7 +249,7 @@ impl App {
     }
 }
 
-fn view_markdown(text: &str) -> Html {
+pub(crate) fn view_markdown(text: &str) -> Html {
     use logic::Inline;
     html! {
         { for logic::markdown_lite(text).into_iter().map(|p| html! {

@@ -89,6 +89,11 @@ impl SimWorker {
                     Output::Refused { message }
                 }
             },
+            Input::Measure(req) => {
+                let t0 = clock_ms();
+                let answer = crate::measure_host::answer(req);
+                Output::Measured { answer, ms: clock_ms() - t0 }
+            }
             Input::Crash => panic!("a crash asked for by the page (testing the worker's recovery)"),
             Input::Seek { to_ns } => {
                 let last_live = self.last_live;
@@ -120,6 +125,16 @@ impl SimWorker {
                 Ok((text, at_ns)) => Output::Edited { text, at_ns, progress: h.progress((0, 0.0)) },
                 Err(message) => Output::EditRefused { message },
             }),
+            Input::Lesson => match self.host.as_ref() {
+                Some(h) => Output::Lesson(h.lesson()),
+                None => Output::Lesson(Err("no scenario is loaded".into())),
+            },
+            Input::Check { step, choice } => match self.host.as_ref() {
+                Some(h) => Output::Checked(h.check(step, &choice)),
+                None => Output::Checked(Err("no scenario is loaded".into())),
+            },
+            Input::Exercise { kind, seed } => Output::Exercise(crate::host::teach::exercise(&kind, seed)),
+            Input::Groups => Output::Groups(self.host.as_ref().map(|h| h.groups_info()).unwrap_or_default()),
         }
     }
 

@@ -138,7 +138,7 @@ impl App {
                 }
             }
             "l" => Msg::Share,
-            _ => return false,
+            _ => return self.teach_key(ctx, &k),
         };
         <Self as Component>::update(self, ctx, msg)
     }
