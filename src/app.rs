@@ -107,6 +107,9 @@ pub enum Msg {
     Help(bool),
     CrashWorker,
     Dismiss,
+    // Inside the scheduler (issue 8).
+    Ask(crate::insight::Ask),
+    PickSlice(Option<(u32, u64)>),
     /// Lessons, exercises, presenter mode, group weights (`app/teach.rs`).
     Teach(teach::TeachMsg),
 }
@@ -118,6 +121,10 @@ pub(crate) struct Callbacks {
     pub edit: Callback<(String, &'static str, String)>,
     pub policy: Callback<String>,
     pub setting: Callback<(&'static str, &'static str, Option<serde_json::Value>)>,
+    pub ask: Callback<crate::insight::Ask>,
+    pub seek: Callback<u64>,
+    pub pick: Callback<(u32, u64)>,
+    pub unpick: Callback<()>,
 }
 
 pub struct App {
@@ -166,6 +173,11 @@ pub struct App {
     pub(crate) share_link: Option<String>,
     /// Events per second measured on the worker's long answers.
     pub(crate) rate: Option<f64>,
+    /// Inside the scheduler (issue 8): what the panels ask, the worker's last answer for them,
+    /// and the timeline point clicked for "why did this run?".
+    pub(crate) ask: crate::insight::Ask,
+    pub(crate) insight: Rc<Option<Box<crate::insight::Insight>>>,
+    pub(crate) picked: Option<(u32, u64)>,
     pub(crate) teach: teach::Teach,
     _hashchange: Option<EventListener>,
     _keydown: Option<EventListener>,
@@ -210,6 +222,10 @@ impl Component for App {
             edit: link.callback(|(t, f, v)| Msg::EditTask(t, f, v)),
             policy: link.callback(Msg::Policy),
             setting: link.callback(|(s, k, v)| Msg::Setting(s, k, v)),
+            ask: link.callback(Msg::Ask),
+            seek: link.callback(Msg::Scrub),
+            pick: link.callback(|p| Msg::PickSlice(Some(p))),
+            unpick: link.callback(|_| Msg::PickSlice(None)),
         };
         let mut app = App {
             cb,
@@ -247,6 +263,9 @@ impl Component for App {
             help: false,
             share_link: None,
             rate: None,
+            ask: Default::default(),
+            insight: Rc::new(None),
+            picked: None,
             teach: teach::Teach::default(),
             _hashchange: hashchange,
             _keydown: keydown,
@@ -363,6 +382,8 @@ impl Component for App {
                 self.notice = None;
                 self.edit_error = None;
             }
+            Msg::Ask(ask) => self.ask_insight(ctx, ask),
+            Msg::PickSlice(p) => self.picked = p,
         }
         true
     }
@@ -546,6 +567,10 @@ impl App {
                 self.progress = Rc::new(Progress::default());
                 self.running = Rc::new(Vec::new());
                 self.info = Some(Rc::new(info));
+                self.picked = None;
+                self.insight = Rc::new(None);
+                // A new worker run starts with nothing asked; the panels ask again.
+                self.ask = Default::default();
                 let to = self.resume_ns.take().unwrap_or(0);
                 self.goal = Some(to);
                 self.request(ctx, Input::Seek { to_ns: to });
@@ -601,6 +626,9 @@ impl App {
         if p.live.is_empty() {
             // Left out of this answer: the last figures stand.
             p.live = self.progress.live.clone();
+        }
+        if let Some(i) = p.insight.take() {
+            self.insight = Rc::new(Some(i));
         }
         self.running = Rc::new(std::mem::take(&mut p.running));
         self.progress = Rc::new(p);

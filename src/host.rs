@@ -40,6 +40,8 @@ pub struct Host {
     truncate: Option<u64>,
     scratch: Vec<u64>,
     live: Vec<TaskLive>,
+    /// The trees / decision log / key chart panels (issue 8).
+    insight: insight::Insight,
     groups: groups::GroupSampler,
 }
 
@@ -115,6 +117,7 @@ impl Host {
             truncate: None,
             scratch: Vec::new(),
             live: Vec::new(),
+            insight: insight::Insight::default(),
         };
         Ok((host, info))
     }
@@ -170,6 +173,7 @@ impl Host {
             let _ = sim.add_timeline_entry(&self.scenario, e);
         }
         self.last_cp_events = sim.events;
+        self.insight.restored(&mut sim, cp.upto);
         self.groups.rewind(cp.upto);
         self.sim = sim;
         self.view_ns = cp.upto.saturating_sub(1);
@@ -196,6 +200,7 @@ impl Host {
                 }
             }
             self.sim.step_instant();
+            self.insight.after_instant(&mut self.sim);
             self.groups.after_instant(&self.sim);
             self.view_ns = self.sim.now;
             if self.sim.events - self.last_cp_events >= self.cp_every {
@@ -302,6 +307,19 @@ impl Host {
         Ok((text, at_ns))
     }
 
+    /// What the panels of issue 8 look at changed. Opening the log or a chart replays the run
+    /// from the start with recording on, back to the current time within `budget` (the page's
+    /// seek goal covers the rest).
+    pub fn set_insight(&mut self, ask: crate::insight::Ask, budget: &Budget) -> (u64, f64) {
+        let upto = self.processed_upto().min(self.sim.duration_ns);
+        if self.insight.set_ask(ask, &mut self.sim, upto) && upto > 0 {
+            let (view, finished) = (self.view_ns, self.sim.is_finished());
+            self.restore_before(0);
+            return self.seek(if finished { u64::MAX } else { view }, budget);
+        }
+        (0, 0.0)
+    }
+
     /// The task groups now, and their weights sampled so far.
     pub fn groups_info(&self) -> GroupsInfo {
         self.groups.info(&self.sim)
@@ -367,6 +385,7 @@ impl Host {
             slices,
             work_events: work.0,
             work_ms: work.1,
+            insight: if with_live { self.insight.answer(&mut self.sim, view) } else { None },
         }
     }
 }
@@ -401,6 +420,8 @@ fn describe(b: &Behavior) -> String {
     }
 }
 
+mod insight;
+mod rbreplay;
 mod groups;
 pub mod teach;
 

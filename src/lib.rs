@@ -7,6 +7,7 @@
 
 pub mod apng;
 pub mod host;
+pub mod insight;
 pub mod links;
 pub mod lod;
 pub mod logic;
@@ -31,6 +32,12 @@ mod hist_canvas;
 mod measure_panel;
 #[cfg(target_arch = "wasm32")]
 mod open;
+#[cfg(target_arch = "wasm32")]
+mod inside;
+#[cfg(target_arch = "wasm32")]
+mod keychart;
+#[cfg(target_arch = "wasm32")]
+mod trees;
 #[cfg(target_arch = "wasm32")]
 mod panels;
 #[cfg(target_arch = "wasm32")]

@@ -23,6 +23,9 @@ pub enum Input {
     Edit { task: String, set: EditSet },
     /// Make the worker panic (tests the page's recovery).
     Crash,
+    /// What the trees / decision log / key chart panels look at (issue 8); answered with a
+    /// Progress that carries them.
+    Insight(crate::insight::Ask),
     /// The loaded scenario's lesson, its texts filled from the run (answer `Lesson`).
     Lesson,
     /// Check a choice for lesson step `step` (0-based) against the simulation (answer
@@ -194,6 +197,8 @@ pub struct Progress {
     /// Work of this answer: events processed and wall time spent, for the events/s figure.
     pub work_events: u64,
     pub work_ms: f64,
+    /// The open panels' trees, decision log, why-it-ran and key chart (issue 8).
+    pub insight: Option<Box<crate::insight::Insight>>,
 }
 
 /// Why a stint began (high nibble of `WireSlice::why`), as the engine's `StartWhy`.

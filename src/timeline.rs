@@ -42,6 +42,9 @@ pub struct Props {
     pub win: (f64, f64),
     pub on_window: Callback<(f64, f64)>,
     pub on_select: Callback<Option<u32>>,
+    /// A click on a lane at a time (CPU, ns): "why did this run?" (issue 8).
+    #[prop_or_default]
+    pub on_pick: Callback<(u32, u64)>,
     /// A CPU lane a lesson step points at: outlined.
     #[prop_or_default]
     pub lane_mark: Option<u32>,
@@ -358,7 +361,11 @@ impl Component for Timeline {
                 let drag = self.drag.take();
                 if matches!(drag, Some((_, _, false))) {
                     let (x, y) = (e.offset_x() as f64, e.offset_y() as f64);
-                    let hit = self.locate(ctx, x, y).and_then(|(lane, t)| self.describe(ctx, lane, t)).map(|(task, _)| task);
+                    let at = self.locate(ctx, x, y);
+                    let hit = at.and_then(|(lane, t)| self.describe(ctx, lane, t)).map(|(task, _)| task);
+                    if let (Some((lane, t)), Some(_)) = (at, hit) {
+                        p.on_pick.emit((lane as u32, t.max(0.0) as u64));
+                    }
                     p.on_select.emit(hit);
                 }
                 false

@@ -117,6 +117,10 @@ impl SimWorker {
                 h.step_back_instant();
                 Output::Progress(h.progress((0, 0.0)))
             }),
+            Input::Insight(ask) => self.with_host(|h| {
+                let w = h.set_insight(ask, &budget);
+                Output::Progress(h.progress(w))
+            }),
             Input::Edit { task, set } => self.with_host(|h| match h.edit(&task, &set) {
                 Ok((text, at_ns)) => Output::Edited { text, at_ns, progress: h.progress((0, 0.0)) },
                 Err(message) => Output::EditRefused { message },

@@ -64,6 +64,25 @@ impl App {
         self.load(ctx, new, Origin::Panel);
     }
 
+    /// The panels of issue 8 changed what they look at. Turning the decision log or the key
+    /// chart on makes the worker replay from the start with recording on, so the log covers the
+    /// whole run so far; the seek brings the view back to where it was.
+    pub(super) fn ask_insight(&mut self, ctx: &Context<Self>, ask: crate::insight::Ask) {
+        let view = self.progress.view_ns;
+        let records = |a: &crate::insight::Ask| a.log.is_some() || a.why.is_some();
+        let replays = (records(&ask) && !records(&self.ask)) || (ask.chart.is_some() && ask.chart != self.ask.chart);
+        if replays {
+            // Playing on would continue from where the replay starts, not from here.
+            self.playing = false;
+        }
+        self.ask = ask.clone();
+        self.request(ctx, Input::Insight(ask));
+        if !self.playing {
+            let g = self.goal.map_or(view, |g| g.max(view));
+            self.goal = Some(g);
+        }
+    }
+
     pub(super) fn share(&mut self) {
         let Some(text) = &self.text else { return };
         let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
