@@ -161,3 +161,20 @@ fn lesson_two_claim_about_the_clamp_holds() {
     let p90 = off.wakeup_latency_ns.p90.expect("samples");
     assert!(p90 > 0 && p90 <= 1_000_000, "waits for the next tick (1 ms at HZ=1000): {p90}");
 }
+
+/// Lesson 4's last step: at nice 10 the sleeper's wakeup granularity (1 ms × 1024/110 ≈ 9.3 ms)
+/// exceeds its 3 ms sleeper credit, so it stops preempting the hogs.
+#[test]
+fn lesson_four_claim_about_nice_holds() {
+    let text = std::fs::read_to_string(format!("{}/../../static/scenarios/lesson-4-sleeper-credit.json", env!("CARGO_MANIFEST_DIR"))).expect("lesson");
+    let run = |nice: i32| {
+        let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+        v["tasks"][2]["nice"] = nice.into();
+        let mut s = Sim::new(&parse_scenario(&v.to_string()).expect("valid")).expect("sim");
+        s.run();
+        s.report().tasks.into_iter().find(|t| t.name == "S").expect("S")
+    };
+    let (n0, n10) = (run(0), run(10));
+    assert_eq!(n0.wakeup_preemptions, n0.wakeups, "every wakeup preempts at nice 0");
+    assert!(n10.wakeup_preemptions * 4 < n0.wakeup_preemptions, "{} vs {}", n10.wakeup_preemptions, n0.wakeup_preemptions);
+}
