@@ -225,6 +225,9 @@ impl Fair {
 
     /// `set_next_entity()` (v6.2; v12 8/8: a picked entity leaves the latency tree).
     pub fn set_next_entity(&mut self, rq: u32, se: u32) {
+        if self.eevdf.is_some() {
+            return crate::eevdf::entity_ops::set_next_entity(self, rq, se);
+        }
         self.clear_buddies(rq, se);
         if self.ents[se as usize].on_rq {
             // 'current' is not kept in the tree.
@@ -289,6 +292,9 @@ impl Fair {
 
     /// `put_prev_entity()` (v6.2; v12 8/8 may put it back in the latency tree).
     pub fn put_prev_entity(&mut self, rq: u32, prev: u32) {
+        if self.eevdf.is_some() {
+            return crate::eevdf::entity_ops::put_prev_entity(self, rq, prev);
+        }
         if self.ents[prev as usize].on_rq {
             self.update_curr(rq);
             self.enqueue_timeline(rq, prev);

@@ -127,33 +127,35 @@ impl Fair {
             q = my_q;
         };
         if se != prev {
-            // Touch the fewest cfs_rqs: put and set only where the two paths differ.
-            let (mut s, mut p) = (se, prev);
-            while self.ents[s as usize].cfs_rq != self.ents[p as usize].cfs_rq {
-                let (sd, pd) = (self.ents[s as usize].depth, self.ents[p as usize].depth);
-                if sd <= pd {
-                    let pq = self.ents[p as usize].cfs_rq;
-                    self.put_prev_entity(pq, p);
-                    p = self.ents[p as usize].parent;
-                }
-                if sd >= pd {
-                    let sq = self.ents[s as usize].cfs_rq;
-                    self.set_next_entity(sq, s);
-                    s = self.ents[s as usize].parent;
-                }
-            }
-            let q = self.ents[s as usize].cfs_rq;
-            self.put_prev_entity(q, p);
-            self.set_next_entity(q, s);
+            self.put_prev_set_next(prev, se);
         }
         se
     }
 
-    /// `put_prev_task_fair()` (v6.2).
-    pub fn put_prev_task_fair(&mut self, se: u32) {
-        if self.eevdf.is_some() {
-            return eevdf::task_ops::put_prev_task_fair(self, se);
+    /// The end of `pick_next_task_fair()`'s group path (every version): put `prev`'s
+    /// hierarchy and set `se`'s, touching only the cfs_rqs where the two paths differ.
+    pub(crate) fn put_prev_set_next(&mut self, prev: u32, se: u32) {
+        let (mut s, mut p) = (se, prev);
+        while self.ents[s as usize].cfs_rq != self.ents[p as usize].cfs_rq {
+            let (sd, pd) = (self.ents[s as usize].depth, self.ents[p as usize].depth);
+            if sd <= pd {
+                let pq = self.ents[p as usize].cfs_rq;
+                self.put_prev_entity(pq, p);
+                p = self.ents[p as usize].parent;
+            }
+            if sd >= pd {
+                let sq = self.ents[s as usize].cfs_rq;
+                self.set_next_entity(sq, s);
+                s = self.ents[s as usize].parent;
+            }
         }
+        let q = self.ents[s as usize].cfs_rq;
+        self.put_prev_entity(q, p);
+        self.set_next_entity(q, s);
+    }
+
+    /// `put_prev_task_fair()` (every version; the entity step is the policy's).
+    pub fn put_prev_task_fair(&mut self, se: u32) {
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
@@ -162,11 +164,9 @@ impl Fair {
         }
     }
 
-    /// `set_next_task_fair()` (v6.2): make a task current again after a change of attributes.
+    /// `set_next_task_fair()` (every version): make a task current again after a change of
+    /// attributes.
     pub fn set_next_task_fair(&mut self, se: u32) {
-        if self.eevdf.is_some() {
-            return eevdf::task_ops::set_next_task_fair(self, se);
-        }
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;

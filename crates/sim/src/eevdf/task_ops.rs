@@ -3,7 +3,7 @@
 //! pick_next_task_fair, check_preempt_wakeup(_fair), task_tick_fair, task_fork_fair.
 
 use super::avg::{cfs_rq_min_slice, entity_eligible, update_entity_lag};
-use super::entity_ops::{dequeue_entity, enqueue_entity, entity_tick, put_prev_entity, set_next_entity, update_curr};
+use super::entity_ops::{dequeue_entity, enqueue_entity, entity_tick, update_curr};
 use super::place::place_entity;
 use super::tree::{dequeue_timeline, enqueue_timeline, entity_before, pick_eevdf};
 use super::Version;
@@ -197,54 +197,13 @@ pub fn pick_next_task_fair(f: &mut Fair, cpu: u32, prev: u32) -> u32 {
     }
     if prev == NIL {
         // The "simple" path: nothing to put back.
-        let mut s = se;
-        while s != NIL {
-            let q = f.ents[s as usize].cfs_rq;
-            set_next_entity(f, q, s);
-            s = f.ents[s as usize].parent;
-        }
+        f.set_next_task_fair(se);
         return se;
     }
     if se != prev {
-        let (mut s, mut p) = (se, prev);
-        while f.ents[s as usize].cfs_rq != f.ents[p as usize].cfs_rq {
-            let (sd, pd) = (f.ents[s as usize].depth, f.ents[p as usize].depth);
-            if sd <= pd {
-                let pq = f.ents[p as usize].cfs_rq;
-                put_prev_entity(f, pq, p);
-                p = f.ents[p as usize].parent;
-            }
-            if sd >= pd {
-                let sq = f.ents[s as usize].cfs_rq;
-                set_next_entity(f, sq, s);
-                s = f.ents[s as usize].parent;
-            }
-        }
-        let q = f.ents[s as usize].cfs_rq;
-        put_prev_entity(f, q, p);
-        set_next_entity(f, q, s);
+        f.put_prev_set_next(prev, se);
     }
     se
-}
-
-/// `put_prev_task_fair()`.
-pub fn put_prev_task_fair(f: &mut Fair, se: u32) {
-    let mut s = se;
-    while s != NIL {
-        let q = f.ents[s as usize].cfs_rq;
-        put_prev_entity(f, q, s);
-        s = f.ents[s as usize].parent;
-    }
-}
-
-/// `set_next_task_fair()`.
-pub fn set_next_task_fair(f: &mut Fair, se: u32) {
-    let mut s = se;
-    while s != NIL {
-        let q = f.ents[s as usize].cfs_rq;
-        set_next_entity(f, q, s);
-        s = f.ents[s as usize].parent;
-    }
 }
 
 /// `task_tick_fair()`: returns whether the CPU was asked to reschedule.
