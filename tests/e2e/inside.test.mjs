@@ -26,11 +26,18 @@ async function runToEnd(page) {
 
 test('decision log: clamp-lesson says when the v12 clamp decided, and a click moves the time there', async ({ page }) => {
   await fresh(page, '#scenario=clamp-lesson');
+  await idle(page);
   await page.click('#btn-log');
   await page.waitForSelector('#log-meta');
+  await idle(page);
   // Wakeup checks only: the clamp of wakeup_preempt_entity() is what the lesson is about.
   await page.uncheck('#kind-pick');
   await page.uncheck('#kind-tick');
+  // Let the page settle before moving the time: on a loaded machine a scrub sent while the
+  // log's first answers are still coming back was seen to end at time 0 (not diagnosed to
+  // the end; see the issue note).
+  await idle(page);
+  await page.waitForFunction(() => /recorded/.test(document.querySelector('#log-meta')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.fill('#scrubber', '1000000'); // 1 s, in µs
   await page.dispatchEvent('#scrubber', 'input');
   await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) >= 1_000_000_000, null, { timeout: 60_000 });
