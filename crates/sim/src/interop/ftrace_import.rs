@@ -6,13 +6,15 @@
 //! Per pid, from `sched_switch`, `sched_waking`/`sched_wakeup` and `sched_wakeup_new`:
 //! a burst is the CPU time between a wakeup and the switch-out that leaves it asleep
 //! (`prev_state` other than `R`/`R+`), preempted stretches included; the sleep before it runs
-//! from that switch-out to the wakeup. A task first seen switching in is taken as woken then;
-//! one first seen switching out as running since the trace began. At the end, a task still
-//! runnable keeps the CPU time it got as its last burst.
+//! from that switch-out to the wakeup. A task forked in the trace (`sched_wakeup_new`) starts
+//! there; one first seen switching in starts then, runnable; one first seen switching out has
+//! been running since the trace began; one first seen waking has been asleep since then (that
+//! wakeup counts). At the end, a task still runnable keeps the CPU time it got as its last burst.
 //!
 //! Left to the user, with a warning: idle (pid 0), real-time tasks (prio below 100), events
 //! lost by the ring buffer (the stints they cut are closed at the loss), unknown lines. The
-//! replay is pinned to the CPUs each task was seen on, since affinity is not in the trace.
+//! replay is pinned to the CPUs where each task did at least a tenth of its running, since
+//! affinity is not in the trace.
 
 use super::ftrace_line::{parse, Event, Line, Other, WakeKind};
 use crate::scenario::MAX_TASKS;
