@@ -32,6 +32,23 @@ const PIECES: &[&str] = &[
     "\"hog\"", "\"kind\"", "99999999999999999999", ":", "\\", "\\u00e9", "é",
 ];
 
+/// Apply `(where, how many bytes to drop, which piece to put)` edits, on char boundaries.
+fn mutate(base: &str, edits: &[(prop::sample::Index, usize, usize)]) -> String {
+    let mut text = base.to_string();
+    for (at, del, piece) in edits {
+        let mut i = at.index(text.len() + 1);
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        let mut j = (i + del).min(text.len());
+        while !text.is_char_boundary(j) {
+            j += 1;
+        }
+        text.replace_range(i..j, PIECES[*piece]);
+    }
+    text
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
 
@@ -49,14 +66,7 @@ proptest! {
     fn mutations_of_a_valid_file_never_panic(
         edits in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..8, 0..PIECES.len()), 1..4)
     ) {
-        let mut text = FULL.to_string();
-        for (at, del, piece) in edits {
-            let mut i = at.index(text.len() + 1);
-            while !text.is_char_boundary(i) { i -= 1; }
-            let mut j = (i + del).min(text.len());
-            while !text.is_char_boundary(j) { j += 1; }
-            text.replace_range(i..j, PIECES[piece]);
-        }
+        let text = mutate(FULL, &edits);
         check(&text);
     }
 
@@ -94,14 +104,7 @@ proptest! {
     fn mutations_of_the_additions_never_panic(
         edits in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..8, 0..PIECES.len()), 1..4)
     ) {
-        let mut text = ADDITIONS.to_string();
-        for (at, del, piece) in edits {
-            let mut i = at.index(text.len() + 1);
-            while !text.is_char_boundary(i) { i -= 1; }
-            let mut j = (i + del).min(text.len());
-            while !text.is_char_boundary(j) { j += 1; }
-            text.replace_range(i..j, PIECES[piece]);
-        }
+        let text = mutate(ADDITIONS, &edits);
         check(&text);
         if let Ok(v) = parse_scenario(&text) {
             if check_cost(&v.scenario, &Limits::BROWSER).is_ok() && v.scenario.duration_ms <= 100 {
