@@ -1,7 +1,7 @@
 //! `fairground compare` and `fairground sweep`: the tables of the threads, from the command
 //! line, as text or JSON.
 
-use fairground_sim::measure::{compare, parse_assignment, sweep, Assignment};
+use fairground_sim::measure::{compare, parse_assignment, parse_values, sweep, Assignment};
 use fairground_sim::Limits;
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -62,18 +62,12 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
     emit(&out)
 }
 
+/// `--values` takes a list; `--range` takes LO..HI[:STEP]; the core reads both forms.
 fn values_of(spec: &str, range: bool) -> Result<Vec<Value>, String> {
-    if !range {
-        return Ok(spec.split(',').map(|v| serde_json::from_str(v.trim()).unwrap_or_else(|_| Value::String(v.trim().to_string()))).collect());
+    if range && !spec.contains("..") {
+        return Err(format!("{spec}: expected LO..HI[:STEP]"));
     }
-    let (span, step) = spec.split_once(':').unwrap_or((spec, "1"));
-    let (lo, hi) = span.split_once("..").ok_or_else(|| format!("{spec}: expected LO..HI[:STEP]"))?;
-    let p = |s: &str| s.trim().parse::<i64>().map_err(|_| format!("{spec}: {s} is not an integer"));
-    let (lo, hi, step) = (p(lo)?, p(hi)?, p(step)?);
-    if step <= 0 || hi < lo || (hi - lo) / step > 10_000 {
-        return Err(format!("{spec}: expected LO <= HI, STEP > 0, at most 10000 points"));
-    }
-    Ok((0..=(hi - lo) / step).map(|i| json!(lo + i * step)).collect())
+    parse_values(spec)
 }
 
 pub fn sweep_cmd(args: &[String]) -> ExitCode {

@@ -2,7 +2,7 @@
 //! A/B comparison and sweeps, including the latency-nice trend of the seed tables.
 
 use fairground_sim::engine::stats::nearest_rank;
-use fairground_sim::measure::{apply, compare, parse_assignment, sweep, Histogram};
+use fairground_sim::measure::{apply, compare, parse_assignment, parse_values, sweep, Histogram};
 use fairground_sim::Limits;
 use proptest::prelude::*;
 use serde_json::json;
@@ -110,4 +110,21 @@ fn csv_exports_hold_every_sample_and_row() {
     let on = [parse_assignment("seed=1").expect("ok")];
     let c = compare(&shipped("two-hogs"), &on, &on, &Limits::NATIVE).expect("runs");
     assert_eq!(rows_csv(&c.rows).lines().count(), c.rows.len() + 1);
+}
+
+/// The app and the CLI read a sweep's values with one parser: ranges count in either
+/// direction by STEP and include HI when the step lands on it; lists keep JSON and bare words.
+#[test]
+fn sweep_values_from_text() {
+    let ints = |spec: &str| parse_values(spec).map(|v| v.iter().map(|x| x.as_i64().unwrap_or(i64::MIN)).collect::<Vec<_>>());
+    let down = ints("19..-20").expect("range");
+    assert_eq!(down.len(), 40);
+    assert_eq!((down[0], down[19], down[39]), (19, 0, -20));
+    assert_eq!(ints("-20..19:5").expect("step"), vec![-20, -15, -10, -5, 0, 5, 10, 15]);
+    assert_eq!(ints("3..3").expect("one"), vec![3]);
+    assert_eq!(parse_values(" 1, 2 ,eevdf-v6.6").expect("list"), vec![json!(1), json!(2), json!("eevdf-v6.6")]);
+    for bad in ["", "1..x", "1..5:0", "1..5:-1", "0..20000"] {
+        let e = parse_values(bad).expect_err(bad);
+        assert!(!e.is_empty(), "{bad}");
+    }
 }

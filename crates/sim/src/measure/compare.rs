@@ -1,5 +1,5 @@
-//! A/B runs and sweeps: the same scenario and seed under variants, as the tables of the
-//! threads ("baseline vs patched", "latency nice −20 … 19").
+//! A/B runs: the same scenario and seed under two variants, as the tables of the threads
+//! ("baseline vs patched").
 
 use super::patch::{apply, Assignment};
 use crate::report::{LatencyStats, Report};
@@ -25,7 +25,7 @@ pub struct Comparison {
     pub rows: Vec<Row>,
 }
 
-fn variant(base: &Value, set: &[Assignment]) -> Result<String, ScenarioError> {
+pub(crate) fn variant(base: &Value, set: &[Assignment]) -> Result<String, ScenarioError> {
     let mut v = base.clone();
     for a in set {
         apply(&mut v, a).map_err(|e| ScenarioError::at(&a.path, e))?;
@@ -73,32 +73,4 @@ pub fn compare(base: &str, a: &[Assignment], b: &[Assignment], limits: &Limits) 
         })
         .collect();
     Ok(Comparison { a: ra, b: rb, rows })
-}
-
-/// One point of a sweep: the value set, and the report.
-#[derive(Clone, Debug, Serialize)]
-pub struct SweepPoint {
-    pub value: Value,
-    pub report: Report,
-}
-
-/// Run `base` once per value of `path`; `progress(i, n)` after each point, returning false to
-/// stop early (a cancelled sweep keeps the points done).
-pub fn sweep(
-    base: &str,
-    path: &str,
-    values: &[Value],
-    limits: &Limits,
-    mut progress: impl FnMut(usize, usize) -> bool,
-) -> Result<Vec<SweepPoint>, ScenarioError> {
-    let v = crate::scenario::parse_jsonc(base)?;
-    let mut out = Vec::with_capacity(values.len());
-    for (i, x) in values.iter().enumerate() {
-        let text = variant(&v, &[Assignment { path: path.to_string(), value: x.clone() }])?;
-        out.push(SweepPoint { value: x.clone(), report: run_text(&text, limits)? });
-        if !progress(i + 1, values.len()) {
-            break;
-        }
-    }
-    Ok(out)
 }

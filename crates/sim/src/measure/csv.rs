@@ -1,6 +1,7 @@
 //! CSV exports: every latency sample of a run, and the tables of comparisons and sweeps.
 
-use super::compare::{Row, SweepPoint};
+use super::compare::Row;
+use super::sweep::SweepPoint;
 use crate::engine::Sim;
 
 fn field(s: &str) -> String {

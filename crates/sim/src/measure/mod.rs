@@ -6,7 +6,9 @@ pub mod compare;
 pub mod csv;
 pub mod hist;
 pub mod patch;
+pub mod sweep;
 
-pub use compare::{compare, sweep, Comparison, Row, SweepPoint};
+pub use compare::{compare, Comparison, Row};
+pub use sweep::{parse_values, sweep, SweepPoint};
 pub use hist::Histogram;
 pub use patch::{apply, parse_assignment, Assignment};
