@@ -128,3 +128,29 @@ fn sweep_values_from_text() {
         assert!(!e.is_empty(), "{bad}");
     }
 }
+
+/// The sets a histogram is drawn of hold exactly the samples the report's figures count:
+/// "all tasks" every task's wakeups, a workload its members' (schbench's workers only), a
+/// cgroup its tasks' and its descendants'.
+#[test]
+fn wakeup_sample_sets_match_the_report() {
+    for stem in ["schbench-vs-stress", "seed001-group-weights", "seed004-cyclictest-vs-hackbench"] {
+        let v = fairground_sim::parse_scenario(&shipped(stem)).expect("parses");
+        let mut sim = fairground_sim::engine::Sim::new(&v).expect("builds");
+        sim.run();
+        let sets = sim.wakeup_sample_sets();
+        let r = sim.report();
+        let count = |name: &str| sets.iter().find(|s| s.0 == name).map(|s| s.1.len() as u64).expect(name);
+        assert_eq!(count("all tasks"), r.tasks.iter().map(|t| t.wakeup_latency_ns.count as u64).sum::<u64>(), "{stem}");
+        for t in &r.tasks {
+            assert_eq!(count(&t.name), t.wakeup_latency_ns.count as u64, "{stem} {}", t.name);
+        }
+        for w in &r.workloads {
+            assert_eq!(count(&format!("workload {}", w.name)), w.wakeup_latency_ns.count as u64, "{stem} {}", w.name);
+        }
+        for g in &r.cgroups {
+            assert_eq!(count(&format!("cgroup {}", g.name)), g.wakeup_latency_ns.count as u64, "{stem} {}", g.name);
+        }
+        assert_eq!(sets.len(), 1 + r.workloads.len() + r.cgroups.len() + r.tasks.len(), "{stem}");
+    }
+}

@@ -48,23 +48,9 @@ impl Sim {
             })
             .collect::<Vec<_>>();
 
-        // A cgroup's figures include its descendants' tasks (§1.5).
-        let n = self.cgroups.len();
-        let parent: Vec<Option<usize>> = self
-            .cgroups
-            .iter()
-            .map(|g| g.parent.as_ref().and_then(|p| self.cgroups.iter().position(|x| &x.name == p)))
-            .collect();
-        let mut cg_cpu = vec![0u64; n];
-        let mut cg_lat: Vec<Vec<u64>> = vec![Vec::new(); n];
-        for (t, r) in self.tasks.iter().zip(&tasks) {
-            let mut g = t.cgroup.map(|g| g as usize);
-            while let Some(i) = g {
-                cg_cpu[i] += r.cpu_ns;
-                cg_lat[i].extend_from_slice(&t.stats.wakeup_latency);
-                g = parent[i];
-            }
-        }
+        let cg_tasks = self.cgroup_members();
+        let cg_cpu: Vec<u64> = cg_tasks.iter().map(|m| m.iter().map(|&t| tasks[t as usize].cpu_ns).sum()).collect();
+        let mut cg_lat: Vec<Vec<u64>> = cg_tasks.iter().map(|m| self.samples_of(m)).collect();
         let cgroups = self
             .cgroups
             .iter()
@@ -86,5 +72,39 @@ impl Sim {
             workloads,
             cpus: self.cpus.iter().enumerate().map(|(i, c)| CpuReport { id: i as u32, busy_ns: c.busy_ns }).collect(),
         }
+    }
+
+    /// Each cgroup's tasks, its descendants' included (§1.5: a cgroup's figures cover them).
+    pub(crate) fn cgroup_members(&self) -> Vec<Vec<u32>> {
+        let parent: Vec<Option<usize>> =
+            self.cgroups.iter().map(|g| g.parent.as_ref().and_then(|p| self.cgroups.iter().position(|x| &x.name == p))).collect();
+        let mut out = vec![Vec::new(); self.cgroups.len()];
+        for (ti, t) in self.tasks.iter().enumerate() {
+            let mut g = t.cgroup.map(|g| g as usize);
+            while let Some(i) = g {
+                out[i].push(ti as u32);
+                g = parent[i];
+            }
+        }
+        out
+    }
+
+    fn samples_of(&self, tasks: &[u32]) -> Vec<u64> {
+        tasks.iter().flat_map(|&t| self.tasks[t as usize].stats.wakeup_latency.iter().copied()).collect()
+    }
+
+    /// Every set of wakeup-latency samples a histogram can be drawn of, named as the A/B
+    /// tables name them: all tasks, each workload (its members), each cgroup, each task.
+    pub fn wakeup_sample_sets(&self) -> Vec<(String, Vec<u64>)> {
+        let mut out = vec![("all tasks".to_string(), self.tasks.iter().flat_map(|t| t.stats.wakeup_latency.iter().copied()).collect())];
+        for (wi, w) in self.wl.iter().enumerate() {
+            let m: Vec<u32> = self.workload_members(wi).collect();
+            out.push((format!("workload {}", w.name), self.samples_of(&m)));
+        }
+        for (g, m) in self.cgroups.iter().zip(self.cgroup_members()) {
+            out.push((format!("cgroup {}", g.name), self.samples_of(&m)));
+        }
+        out.extend(self.tasks.iter().map(|t| (t.name.clone(), t.stats.wakeup_latency.clone())));
+        out
     }
 }

@@ -140,17 +140,20 @@ impl Sim {
         self.schedule(cpu);
     }
 
-    /// The report's `workloads`: completion time, and the wakeup latency of all the
-    /// workload's tasks (hackbench) or of its workers only (schbench), as §1.4 says.
+    /// Which tasks' wakeups a workload's figures count: all of hackbench's, schbench's workers
+    /// only (its messengers' wakeups are timer wakeups schbench does not measure), as §1.4 says.
+    pub(crate) fn workload_members(&self, w: usize) -> impl Iterator<Item = u32> + '_ {
+        let w = &self.wl[w];
+        (w.first..w.first + w.ntasks).filter(move |&i| w.role_of(i - w.first).0 != Role::Messenger)
+    }
+
+    /// The report's `workloads`: completion time and the wakeup latency of the members.
     pub(super) fn workload_reports(&self) -> Vec<WorkloadReport> {
-        self.wl
-            .iter()
-            .map(|w| {
-                let tasks = w.first..w.first + w.ntasks;
-                let mut samples: Vec<u64> = tasks
-                    .filter(|&i| w.role_of(i - w.first).0 != Role::Messenger)
-                    .flat_map(|i| self.tasks[i as usize].stats.wakeup_latency.iter().copied())
-                    .collect();
+        (0..self.wl.len())
+            .map(|wi| {
+                let w = &self.wl[wi];
+                let mut samples: Vec<u64> =
+                    self.workload_members(wi).flat_map(|i| self.tasks[i as usize].stats.wakeup_latency.iter().copied()).collect();
                 WorkloadReport {
                     name: w.name.clone(),
                     completion_ns: w.done_at.map(|t| t - w.start_ns),
