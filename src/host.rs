@@ -396,7 +396,7 @@ impl Host {
     }
 }
 
-fn wire(s: &Slice) -> WireSlice {
+pub fn wire(s: &Slice) -> WireSlice {
     WireSlice {
         cpu: s.cpu,
         task: s.task,

@@ -7,14 +7,20 @@
 //! These requests go to a second worker of their own, so that a run of several seconds never
 //! holds up the timeline's worker (whose answers are kept short and watched by a watchdog).
 
+use fairground_sim::engine::stats::summarize;
 use fairground_sim::engine::Sim;
 use fairground_sim::interop::to_ftrace;
-use fairground_sim::measure::csv::{rows_csv, samples_csv};
-use fairground_sim::measure::{compare, parse_assignment, Assignment, Histogram, Row};
-use fairground_sim::report::{LatencyStats, Report};
-use fairground_sim::scenario::{self, Limits};
+use fairground_sim::measure::csv::samples_csv;
+use fairground_sim::measure::Histogram;
 use fairground_sim::parse_scenario;
+use fairground_sim::report::LatencyStats;
+use fairground_sim::scenario::{self, Limits};
 use serde::{Deserialize, Serialize};
+
+mod ab;
+mod sweep;
+pub use ab::{ab_text, compare_ab, parse_changes, AbHist, AbLine, AbTable, AbTask, AbTraces};
+pub use sweep::{sweep_point, Entity, SweepFigures, MAX_SWEEP_POINTS};
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub enum ExportKind {
@@ -31,8 +37,12 @@ pub enum Request {
     Export { text: String, kind: ExportKind },
     /// A = `text` as it is; B = `text` with the `path=value` lines of `b` applied; same seed.
     Compare { text: String, b: String },
-    /// runqlat-style log2 histogram of one task's wakeup latencies over the whole run.
-    Histogram { text: String, task: String },
+    /// A histogram of the wakeup latencies of `task` (a task's name, or one of the sets of
+    /// `Sim::wakeup_sample_sets`: "all tasks", "workload NAME", "cgroup NAME") over the whole
+    /// run: runqlat's log2 buckets of µs, or buckets `width_us` wide.
+    Histogram { text: String, task: String, width_us: Option<u64> },
+    /// One point of a sweep: `text` with `path` set to `value` (JSON or a bare word).
+    SweepPoint { text: String, path: String, value: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -40,6 +50,7 @@ pub enum Answer {
     Exported(Exported),
     Compared(AbTable),
     Histogram(LogHist),
+    Swept(SweepFigures),
     /// The request was refused: the message names the problem (a bad line of B, a scenario
     /// the core refuses, a task that does not exist).
     Failed { message: String },
@@ -58,47 +69,22 @@ pub struct Exported {
 /// The percentiles of the A/B tables, as schbench prints them, with the report field each is.
 pub const PERCENTILES: [&str; 7] = ["p50", "p75", "p90", "p95", "p99", "p99.5", "p99.9"];
 
-fn pick(l: &LatencyStats) -> [Option<u64>; 7] {
+pub(crate) fn pick(l: &LatencyStats) -> [Option<u64>; 7] {
     [l.p50, l.p75, l.p90, l.p95, l.p99, l.p995, l.p999]
 }
 
-/// One line of a task's A/B table: a figure under both variants and the change in percent
-/// (None when A is 0 or either side has no figure, e.g. no wakeups).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct AbLine {
-    pub figure: String,
-    pub a: Option<f64>,
-    pub b: Option<f64>,
-    pub change_pct: Option<f64>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct AbTask {
-    pub name: String,
-    pub lines: Vec<AbLine>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct AbTable {
-    /// The changes B makes, one `path=value` per entry, as the core read them.
-    pub b_changes: Vec<String>,
-    pub policy_a: String,
-    pub policy_b: String,
-    pub seed: u64,
-    pub duration_ns: u64,
-    pub tasks: Vec<AbTask>,
-    /// The same table as CSV (`name,figure,a,b,change_pct`, the core's A/B layout).
-    pub csv: String,
-    pub csv_name: String,
-    /// The same table as plain text to paste into a mail, in the threads' layout.
-    pub text: String,
-}
-
-/// Counts per log2 bucket of µs: bucket 0 is [0, 1) µs, bucket k ≥ 1 is [2^(k−1), 2^k) µs.
+/// Counts per bucket: runqlat's log2 buckets of µs (bucket 0 is [0, 1) µs, bucket k ≥ 1 is
+/// [2^(k−1), 2^k) µs), or linear ones of `width_us` (the last one open-ended).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LogHist {
+    /// Whose samples: a task, "all tasks", "workload NAME" or "cgroup NAME".
     pub task: String,
+    pub width_us: Option<u64>,
     pub counts: Vec<u64>,
+    /// Each bucket's range as runqlat labels its rows ("4 -> 7"), in µs.
+    pub labels: Vec<String>,
+    /// schbench's percentile table beside it: (figure, µs), p50 … p99.9 then max.
+    pub pct: Vec<(String, Option<f64>)>,
     /// The histogram as runqlat prints it.
     pub text: String,
 }
@@ -108,7 +94,8 @@ pub fn answer(req: Request) -> Answer {
     let out = match req {
         Request::Export { text, kind } => export(&text, kind).map(Answer::Exported),
         Request::Compare { text, b } => compare_ab(&text, &b).map(Answer::Compared),
-        Request::Histogram { text, task } => histogram(&text, &task).map(Answer::Histogram),
+        Request::Histogram { text, task, width_us } => histogram(&text, &task, width_us).map(Answer::Histogram),
+        Request::SweepPoint { text, path, value } => sweep_point(&text, &path, &value).map(Answer::Swept),
     };
     out.unwrap_or_else(|message| Answer::Failed { message })
 }
@@ -195,143 +182,52 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
     Ok(Exported { kind, title: sim.name.clone(), file_name, mime: mime.into(), body })
 }
 
-/// Read B's changes: one `path=value` per line (or separated by ';'); blank lines and lines
-/// starting with '#' are skipped. The error names the line.
-pub fn parse_changes(b: &str) -> Result<Vec<Assignment>, String> {
-    let mut out = Vec::new();
-    for (i, line) in b.split(['\n', ';']).enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let a = parse_assignment(line).map_err(|e| format!("B, change {}: {e}", i + 1))?;
-        if a.path.is_empty() {
-            return Err(format!("B, change {}: \"{line}\" has no path before '='", i + 1));
-        }
-        out.push(a);
-    }
-    if out.is_empty() {
-        return Err("B has no change: give at least one path=value, e.g. scheduler.features.latency_max_clamp_wakeup=false".into());
-    }
-    Ok(out)
-}
+/// Most linear buckets: a width far below the samples' spread would make millions.
+pub const MAX_LINEAR_BUCKETS: u64 = 400;
 
-fn change(a: Option<f64>, b: Option<f64>) -> Option<f64> {
-    match (a, b) {
-        (Some(a), Some(b)) if a != 0.0 => Some((b - a) / a * 100.0),
-        _ => None,
-    }
-}
-
-/// One side's figures of a table: CPU time, wakeups, wakeup preemptions and completion time
-/// where the entity has them, then the latency percentiles and the maximum (in µs).
-fn figures(cpu_ns: Option<u64>, preemptions: Option<u64>, completion_ns: Option<u64>, l: &LatencyStats) -> Vec<(String, Option<f64>)> {
+/// The percentile table as schbench prints it, then the maximum, in µs.
+pub(crate) fn pct_table(l: &LatencyStats) -> Vec<(String, Option<f64>)> {
     let us = |x: Option<u64>| x.map(|v| v as f64 / 1e3);
-    let mut out = Vec::with_capacity(12);
-    if let Some(c) = cpu_ns {
-        out.push(("cpu_ms".to_string(), Some(c as f64 / 1e6)));
-    }
-    out.push(("wakeups".into(), Some(l.count as f64)));
-    if let Some(p) = preemptions {
-        out.push(("wakeup_preemptions".into(), Some(p as f64)));
-    }
-    if completion_ns.is_some() {
-        out.push(("completion_ms".into(), completion_ns.map(|c| c as f64 / 1e6)));
-    }
-    for (p, x) in PERCENTILES.iter().zip(pick(l)) {
-        out.push((format!("{p}_us"), us(x)));
-    }
+    let mut out: Vec<(String, Option<f64>)> = PERCENTILES.iter().zip(pick(l)).map(|(p, x)| (format!("{p}_us"), us(x))).collect();
     out.push(("max_us".into(), us(l.max)));
     out
 }
 
-/// A table from both sides' figures, matched by figure (a side that lacks the entity or a
-/// figure has None there).
-fn pair(name: String, a: Option<Vec<(String, Option<f64>)>>, b: Option<Vec<(String, Option<f64>)>>) -> AbTask {
-    let (a, b) = (a.unwrap_or_default(), b.unwrap_or_default());
-    let mut names: Vec<&String> = a.iter().map(|x| &x.0).collect();
-    names.extend(b.iter().map(|x| &x.0).filter(|f| !a.iter().any(|x| &x.0 == *f)));
-    let get = |side: &[(String, Option<f64>)], f: &str| side.iter().find(|x| x.0 == f).and_then(|x| x.1);
-    let lines = names
-        .into_iter()
-        .map(|f| {
-            let (va, vb) = (get(&a, f), get(&b, f));
-            AbLine { figure: f.clone(), a: va, b: vb, change_pct: change(va, vb) }
-        })
-        .collect();
-    AbTask { name, lines }
-}
-
-/// Tables of one kind of entity, matched by name: A's in order, then those only B has (B may
-/// change a task's count, or add a group).
-fn match_by_name<T>(a: &[T], b: &[T], name: impl Fn(&T) -> String, figs: impl Fn(&T) -> Vec<(String, Option<f64>)>) -> Vec<AbTask> {
-    let mut out: Vec<AbTask> = a.iter().map(|x| pair(name(x), Some(figs(x)), b.iter().find(|y| name(y) == name(x)).map(&figs))).collect();
-    for y in b.iter().filter(|y| !a.iter().any(|x| name(x) == name(y))) {
-        out.push(pair(name(y), None, Some(figs(y))));
-    }
-    out
-}
-
-/// Workloads first (schbench's and hackbench's own figures, what the threads quote), then tasks,
-/// then cgroups.
-fn tables(ra: &Report, rb: &Report) -> Vec<AbTask> {
-    let mut out = match_by_name(&ra.workloads, &rb.workloads, |w| format!("workload {}", w.name), |w| {
-        figures(None, None, w.completion_ns, &w.wakeup_latency_ns)
-    });
-    out.extend(match_by_name(&ra.tasks, &rb.tasks, |t| t.name.clone(), |t| {
-        figures(Some(t.cpu_ns), Some(t.wakeup_preemptions), None, &t.wakeup_latency_ns)
-    }));
-    out.extend(match_by_name(&ra.cgroups, &rb.cgroups, |g| format!("cgroup {}", g.name), |g| {
-        figures(Some(g.cpu_ns), None, None, &g.wakeup_latency_ns)
-    }));
-    out
-}
-
-/// The table as the threads post theirs: a heading per entity, then `figure  A  B  change`
-/// in fixed columns (latencies in µs, "-" for none).
-pub fn ab_text(scenario: &str, changes: &[Assignment], tasks: &[AbTask]) -> String {
-    use std::fmt::Write;
-    let mut out = format!("{scenario}\n  A: as is\n  B: {}\n", changes.iter().map(|a| format!("{}={}", a.path, a.value)).collect::<Vec<_>>().join(", "));
-    let num = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |v| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") });
-    for t in tasks {
-        let _ = write!(out, "\n{:<22}{:>12}{:>12}{:>10}\n", t.name, "A", "B", "change");
-        for l in &t.lines {
-            let c = l.change_pct.map_or_else(String::new, |c| format!("{c:+.1}%"));
-            let _ = writeln!(out, "  {:<20}{:>12}{:>12}{:>10}", l.figure, num(l.a), num(l.b), c);
-        }
-    }
-    out
-}
-
-pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
-    let changes = parse_changes(b)?;
-    let c = compare(text, &[], &changes, &Limits::BROWSER).map_err(|e| e.to_string())?;
-    let tasks = tables(&c.a, &c.b);
-    let rows: Vec<Row> = tasks
-        .iter()
-        .flat_map(|t| {
-            t.lines.iter().map(|l| Row { name: t.name.clone(), figure: l.figure.clone(), a: l.a, b: l.b, change_pct: l.change_pct })
-        })
-        .collect();
-    let text = ab_text(&c.a.scenario, &changes, &tasks);
-    Ok(AbTable {
-        b_changes: changes.iter().map(|a| format!("{}={}", a.path, a.value)).collect(),
-        policy_a: c.a.policy.to_string(),
-        policy_b: c.b.policy.to_string(),
-        seed: c.a.seed,
-        duration_ns: c.a.duration_ns,
-        tasks,
-        csv: rows_csv(&rows),
-        csv_name: format!("{}-ab.csv", file_stem(&c.a.scenario)),
-        text,
-    })
-}
-
-pub fn histogram(text: &str, task: &str) -> Result<LogHist, String> {
+pub fn histogram(text: &str, task: &str, width_us: Option<u64>) -> Result<LogHist, String> {
     let sim = full_run(text, false)?;
-    let t = sim.tasks.iter().find(|t| t.name == task).ok_or_else(|| format!("no task named \"{task}\" in this run"))?;
-    let h = Histogram::log2_us(&t.stats.wakeup_latency);
-    Ok(LogHist { task: task.to_string(), text: h.to_text(), counts: h.counts })
+    let sets = sim.wakeup_sample_sets();
+    let Some((_, samples)) = sets.iter().find(|s| s.0 == task) else {
+        let names: Vec<&str> = sets.iter().take(8).map(|s| s.0.as_str()).collect();
+        return Err(format!("no task or set named \"{task}\" in this run (there are: {}, …)", names.join(", ")));
+    };
+    let h = match width_us {
+        None => Histogram::log2_us(samples),
+        Some(0) => return Err("a linear bucket must be at least 1 µs wide".into()),
+        Some(w) => {
+            let max_us = samples.iter().copied().max().unwrap_or(0) / 1000;
+            // One bucket past the largest sample, unless that would be too many: the last
+            // bucket is open-ended and holds the rest.
+            let n = (max_us / w + 1).min(MAX_LINEAR_BUCKETS);
+            Histogram::linear(samples, w * 1000, n as usize)
+        }
+    };
+    let labels = (0..h.counts.len())
+        .map(|i| match h.bounds(i) {
+            (lo, _) if width_us.is_none() && i == 0 => format!("{} -> 0", lo / 1000),
+            (lo, Some(hi)) if width_us.is_none() => format!("{} -> {}", lo / 1000, hi / 1000 - 1),
+            (lo, Some(hi)) => format!("{} -> {}", lo / 1000, hi / 1000),
+            (lo, None) => format!("{} -> ∞", lo / 1000),
+        })
+        .collect::<Vec<_>>();
+    let max = h.counts.iter().copied().max().unwrap_or(0).max(1);
+    let text = labels
+        .iter()
+        .zip(&h.counts)
+        .map(|(l, &c)| format!("{:>21} : {c:<8} |{:<40}|\n", l, "*".repeat((c * 40).div_ceil(max) as usize)))
+        .collect();
+    let mut sorted = samples.clone();
+    let stats = summarize(&mut sorted);
+    Ok(LogHist { task: task.to_string(), width_us, counts: h.counts, labels, pct: pct_table(&stats), text })
 }
 
 #[cfg(test)]

@@ -212,11 +212,11 @@ fn a_task_only_b_has_gets_its_own_table() {
 
 #[test]
 fn histogram_counts_every_wakeup_of_the_task() {
-    let h = ok(histogram(ALONE, "cyc"));
+    let h = ok(histogram(ALONE, "cyc", None));
     // Every latency is 0 ns: all 99 in the [0, 1) µs bucket.
     assert_eq!(h.counts, vec![99]);
     assert!(h.text.contains(" 99 "), "{}", h.text);
-    let e = histogram(ALONE, "nobody").unwrap_err();
+    let e = histogram(ALONE, "nobody", None).unwrap_err();
     assert!(e.contains("nobody"), "{e}");
 }
 
@@ -254,4 +254,87 @@ fn workloads_come_first_and_cgroups_last() {
     let (ga, gb) = (cpu("cgroup A"), cpu("cgroup B"));
     assert!((ga.a.expect("a") - 50.0).abs() < 5.0 && (gb.a.expect("a") - 50.0).abs() < 5.0, "{ga:?} {gb:?}");
     assert!((gb.b.expect("b") / 100.0 - 0.75).abs() < 0.05, "{gb:?}");
+}
+
+/// The clamp lesson's samples of `task`, straight from a run of the core.
+fn samples(text: &str, task: &str) -> Vec<u64> {
+    let v = ok(fairground_sim::parse_scenario(text).map_err(|e| e.to_string()));
+    let mut sim = ok(Sim::new(&v).map_err(|e| e.to_string()));
+    sim.run();
+    sim.tasks.iter().find(|t| t.name == task).map(|t| t.stats.wakeup_latency.clone()).unwrap_or_default()
+}
+
+#[test]
+fn linear_buckets_count_what_brute_force_counts() {
+    let name = "waker/0";
+    let xs = samples(CLAMP, name);
+    assert!(xs.len() > 50, "{} samples", xs.len());
+    for w in [1u64, 50, 700] {
+        let h = ok(histogram(CLAMP, name, Some(w)));
+        let max_us = xs.iter().max().copied().unwrap_or(0) / 1000;
+        let n = h.counts.len() as u64;
+        assert_eq!(n, (max_us / w + 1).min(MAX_LINEAR_BUCKETS), "width {w}");
+        for (i, &c) in h.counts.iter().enumerate() {
+            let lo = i as u64 * w * 1000;
+            let want = if i as u64 + 1 == n { xs.iter().filter(|&&x| x >= lo).count() } else { xs.iter().filter(|&&x| x >= lo && x < lo + w * 1000).count() };
+            assert_eq!(c, want as u64, "width {w} bucket {i}");
+        }
+        assert_eq!(h.labels.len(), h.counts.len());
+        assert!(h.labels.last().is_some_and(|l| l.ends_with("∞")), "{:?}", h.labels.last());
+    }
+    assert!(histogram(CLAMP, name, Some(0)).is_err());
+}
+
+#[test]
+fn the_percentile_table_beside_a_histogram_is_nearest_rank_of_its_samples() {
+    let name = "waker/0";
+    let mut xs = samples(CLAMP, name);
+    xs.sort_unstable();
+    let h = ok(histogram(CLAMP, name, None));
+    let rank = |p: f64| xs[((p / 100.0 * xs.len() as f64).ceil() as usize).max(1) - 1] as f64 / 1e3;
+    let want = [50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9].map(rank);
+    for ((fig, got), w) in h.pct.iter().zip(want) {
+        assert_eq!(*got, Some(w), "{fig}");
+    }
+    assert_eq!(h.pct.last(), Some(&("max_us".to_string(), xs.last().map(|&x| x as f64 / 1e3))));
+    // Sets other than one task: every task's wakeups together.
+    let all = ok(histogram(CLAMP, "all tasks", None));
+    let total: u64 = ["waker/0", "waker/1", "hog/0", "hog/1"].iter().map(|t| samples(CLAMP, t).len() as u64).sum();
+    assert_eq!(all.counts.iter().sum::<u64>(), total);
+}
+
+#[test]
+fn a_sweep_point_is_the_b_side_of_the_same_change() {
+    let p = ok(sweep_point(CLAMP, "scheduler.features.latency_max_clamp_wakeup", "false"));
+    assert_eq!(p.value, "false");
+    let t = ok(compare_ab(CLAMP, "scheduler.features.latency_max_clamp_wakeup=false"));
+    for task in &t.tasks {
+        let e = p.entities.iter().find(|e| e.name == task.name).expect("same entities");
+        for l in &task.lines {
+            let got = e.figures.iter().find(|f| f.0 == l.figure).and_then(|f| f.1);
+            assert_eq!(got, l.b, "{} {}", task.name, l.figure);
+        }
+    }
+    let e = sweep_point(CLAMP, "tasks[9].latency_nice", "-20").unwrap_err();
+    assert!(e.contains("tasks[9]"), "{e}");
+    assert!(sweep_point(CLAMP, "", "1").is_err());
+}
+
+#[test]
+fn ab_brings_both_histograms_and_timelines_without_gaps() {
+    let t = ok(compare_ab(ALONE, "tasks[0].nice=5"));
+    let h = t.hists.iter().find(|h| h.name == "cyc").expect("the task's histogram");
+    assert_eq!((h.a.clone(), h.b.clone()), (vec![99], vec![99]));
+    assert_eq!(t.hists[0].name, "all tasks");
+    // One CPU, two hogs for 100 ms: the slices of each run tile the 100 ms, the stint still
+    // running at the end included.
+    let t = ok(compare_ab(HOGS, "tasks[0].nice=5"));
+    let tr = t.traces.expect("short runs are sent");
+    assert_eq!((tr.cpus_a, tr.cpus_b, tr.duration_ns), (1, 1, 100_000_000));
+    for side in [&tr.a, &tr.b] {
+        let busy: u64 = side.iter().map(|s| s.end_ns - s.start_ns).sum();
+        assert_eq!(busy, 100_000_000);
+        assert!(side.windows(2).all(|w| w[0].end_ns == w[1].start_ns), "no gap, no overlap");
+    }
+    assert_eq!(tr.tasks_a, ["hog/0", "hog/1"]);
 }

@@ -3,7 +3,8 @@
 
 use super::patch::{apply, Assignment};
 use crate::report::{LatencyStats, Report};
-use crate::{run_text, Limits, ScenarioError};
+use crate::engine::Sim;
+use crate::{parse_scenario, run_text, Limits, ScenarioError};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -55,11 +56,31 @@ fn rows_of(r: &Report) -> Vec<(String, String, Option<f64>)> {
     rows
 }
 
+/// A finished run of `base` (a scenario file's text) under `set`, for callers that want more
+/// than its report (the app's A/B histograms and side-by-side timelines); `trace` records the
+/// slices from the start.
+pub fn run_variant(base: &str, set: &[Assignment], limits: &Limits, trace: bool) -> Result<Sim, ScenarioError> {
+    let v = crate::scenario::parse_jsonc(base)?;
+    let parsed = parse_scenario(&variant(&v, set)?)?;
+    crate::scenario::check_cost(&parsed.scenario, limits)?;
+    let mut sim = Sim::new(&parsed)?;
+    if trace {
+        sim.enable_trace();
+    }
+    sim.run();
+    Ok(sim)
+}
+
 /// Run `base` (a scenario file's text) under `a` and under `b`, same seed.
 pub fn compare(base: &str, a: &[Assignment], b: &[Assignment], limits: &Limits) -> Result<Comparison, ScenarioError> {
     let v = crate::scenario::parse_jsonc(base)?;
     let ra = run_text(&variant(&v, a)?, limits)?;
     let rb = run_text(&variant(&v, b)?, limits)?;
+    Ok(compare_reports(ra, rb))
+}
+
+/// The A/B rows of two finished runs' reports.
+pub fn compare_reports(ra: Report, rb: Report) -> Comparison {
     let (xa, xb) = (rows_of(&ra), rows_of(&rb));
     let rows = xa
         .into_iter()
@@ -72,5 +93,5 @@ pub fn compare(base: &str, a: &[Assignment], b: &[Assignment], limits: &Limits) 
             Row { name, figure, a, b, change_pct }
         })
         .collect();
-    Ok(Comparison { a: ra, b: rb, rows })
+    Comparison { a: ra, b: rb, rows }
 }

@@ -8,7 +8,7 @@ pub mod hist;
 pub mod patch;
 pub mod sweep;
 
-pub use compare::{compare, Comparison, Row};
+pub use compare::{compare, compare_reports, run_variant, Comparison, Row};
 pub use sweep::{parse_values, sweep, SweepPoint};
 pub use hist::Histogram;
 pub use patch::{apply, parse_assignment, Assignment};
