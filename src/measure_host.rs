@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 mod ab;
 mod sweep;
 pub use ab::{ab_text, compare_ab, parse_changes, AbHist, AbLine, AbTable, AbTask, AbTraces};
-pub use sweep::{sweep_point, Entity, SweepFigures, MAX_SWEEP_POINTS};
+pub use sweep::{default_values, series, sweep_csv, sweep_point, value_label, Entity, SweepFigures, FIGURE_SETS, MAX_SWEEP_POINTS};
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub enum ExportKind {

@@ -60,3 +60,68 @@ pub fn sweep_point(text: &str, path: &str, value: &str) -> Result<SweepFigures, 
     let p = points.into_iter().next().ok_or("the sweep ran no point")?;
     Ok(SweepFigures { value: p.value.to_string(), entities: entities(&p.report) })
 }
+
+/// What a sweep's chart can draw against the value: (label, figures).
+pub const FIGURE_SETS: [(&str, &[&str]); 5] = [
+    ("wakeup latency p50 / p90 / p95 / p99 (µs)", &["p50_us", "p90_us", "p95_us", "p99_us"]),
+    ("wakeup latency p99.9 and max (µs)", &["p99.9_us", "max_us"]),
+    ("CPU time (ms)", &["cpu_ms"]),
+    ("wakeups and wakeup preemptions", &["wakeups", "wakeup_preemptions"]),
+    ("completion (ms)", &["completion_ms"]),
+];
+
+/// The values a sweep of `path` starts with, in the threads' order where they have one
+/// (latency nice 19 → −20, as the seed tables read left to right).
+pub fn default_values(path: &str) -> &'static str {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    match last {
+        "latency_nice" => "19..-20",
+        "nice" => "-10..10:2",
+        "cpus" => "1..8",
+        "base_slice_ns" | "min_granularity_ns" => "250000..3000000:250000",
+        "latency_ns" => "2000000..24000000:2000000",
+        "wakeup_granularity_ns" => "0..4000000:500000",
+        "sched_nr_latency" => "2..16:2",
+        "groups" => "1..8",
+        "workers" => "1..8",
+        _ => "",
+    }
+}
+
+/// A value as a chart labels it: JSON text, a string without its quotes.
+pub fn value_label(json: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(json) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => json.to_string(),
+    }
+}
+
+/// One line per figure of `entity` across the points (None where a point is not done, lacks
+/// the entity, or has no such figure: no samples).
+pub fn series(points: &[Option<SweepFigures>], entity: &str, figures: &[&str]) -> Vec<(String, Vec<Option<f64>>)> {
+    figures
+        .iter()
+        .map(|f| {
+            let ys = points
+                .iter()
+                .map(|p| p.as_ref()?.entities.iter().find(|e| e.name == entity)?.figures.iter().find(|x| x.0 == *f)?.1)
+                .collect();
+            (f.to_string(), ys)
+        })
+        .collect()
+}
+
+/// Every figure of every entity at every point done, one per line: `param,value,name,figure,x`.
+pub fn sweep_csv(path: &str, points: &[Option<SweepFigures>]) -> String {
+    let field = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    let mut out = String::from("param,value,name,figure,x\n");
+    for p in points.iter().flatten() {
+        for e in &p.entities {
+            for (f, x) in &e.figures {
+                let x = x.map_or_else(String::new, |v| v.to_string());
+                out.push_str(&format!("{},{},{},{},{x}\n", field(path), field(&value_label(&p.value)), field(&e.name), f));
+            }
+        }
+    }
+    out
+}

@@ -338,3 +338,23 @@ fn ab_brings_both_histograms_and_timelines_without_gaps() {
     }
     assert_eq!(tr.tasks_a, ["hog/0", "hog/1"]);
 }
+
+#[test]
+fn sweep_series_and_csv_follow_the_points() {
+    let a = ok(sweep_point(CLAMP, "tasks[1].latency_nice", "-20"));
+    let b = ok(sweep_point(CLAMP, "tasks[1].latency_nice", "19"));
+    let points = vec![Some(a.clone()), None, Some(b.clone())];
+    let name = &a.entities.iter().find(|e| e.name.starts_with("waker")).expect("waker").name;
+    let s = series(&points, name, &["p90_us", "nonsense"]);
+    let fig = |p: &SweepFigures| p.entities.iter().find(|e| &e.name == name).and_then(|e| e.figures.iter().find(|f| f.0 == "p90_us")).and_then(|f| f.1);
+    assert_eq!(s[0].1, vec![fig(&a), None, fig(&b)]);
+    assert_eq!(s[1].1, vec![None, None, None]);
+    let csv = sweep_csv("tasks[1].latency_nice", &points);
+    let per_point: usize = a.entities.iter().map(|e| e.figures.len()).sum();
+    assert_eq!(csv.lines().count(), 1 + 2 * per_point, "a line per figure of each point done");
+    assert!(csv.lines().nth(1).is_some_and(|l| l.starts_with("tasks[1].latency_nice,-20,")));
+    assert_eq!(value_label("\"eevdf-v6.6\""), "eevdf-v6.6");
+    assert_eq!(default_values("tasks[0].latency_nice"), "19..-20");
+    let n = fairground_sim::measure::parse_values(default_values("tasks[0].latency_nice")).map(|v| v.len());
+    assert_eq!(n, Ok(40), "the default latency-nice sweep is the seed's full range");
+}

@@ -1,0 +1,115 @@
+//! Charts drawn with plotters on a canvas (wasm32 only): histograms (one run's, or A and B
+//! overlaid) and a sweep's percentiles against the swept value. Pure drawing: the figures
+//! come from the worker; a chart that cannot be drawn (no 2D context) leaves the canvas blank
+//! and the same numbers stay on the page as tables.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+
+/// Colour-blind-safe pair (Okabe–Ito blue and vermillion) for A and B, then more series.
+pub const SERIES: [RGBColor; 6] =
+    [RGBColor(0, 114, 178), RGBColor(213, 94, 0), RGBColor(0, 158, 115), RGBColor(204, 121, 167), RGBColor(86, 180, 233), RGBColor(0, 0, 0)];
+
+fn area(canvas: &HtmlCanvasElement) -> Option<DrawingArea<CanvasBackend, Shift>> {
+    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    root.fill(&WHITE).ok()?;
+    Some(root)
+}
+
+/// Bars per bucket, one series per (name, counts); two series are drawn half-transparent on
+/// top of each other, so where A and B differ shows as a single colour.
+pub fn draw_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: &[(&str, &[u64])]) {
+    let _ = try_hist(canvas, title, labels, series);
+}
+
+fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: &[(&str, &[u64])]) -> Option<()> {
+    let root = area(canvas)?;
+    let n = labels.len().max(series.iter().map(|s| s.1.len()).max().unwrap_or(0)).max(1);
+    let top = series.iter().flat_map(|s| s.1.iter().copied()).max().unwrap_or(0).max(1);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 15))
+        .margin(8)
+        .x_label_area_size(62)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0f64..n as f64, 0f64..top as f64 * 1.08)
+        .ok()?;
+    let label = |x: &f64| {
+        let i = x.floor() as usize;
+        if (x - i as f64 - 0.5).abs() < 1e-6 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n * 2 + 1)
+        .x_label_formatter(&label)
+        .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+        .y_desc("wakeups")
+        .x_desc("wakeup latency, µs")
+        .draw()
+        .ok()?;
+    let alpha = if series.len() > 1 { 0.5 } else { 0.9 };
+    for (k, (name, counts)) in series.iter().enumerate() {
+        let c = SERIES[k % SERIES.len()];
+        let bars = counts.iter().enumerate().filter(|(_, &v)| v > 0).map(move |(i, &v)| {
+            // A bucket with any sample stays visible beside one with thousands.
+            let h = (v as f64).max(top as f64 * 0.008);
+            Rectangle::new([(i as f64 + 0.12, 0.0), (i as f64 + 0.88, h)], c.mix(alpha).filled())
+        });
+        chart.draw_series(bars).ok()?.label(*name).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(alpha).filled()));
+    }
+    if series.len() > 1 {
+        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).draw().ok()?;
+    }
+    root.present().ok()
+}
+
+/// Lines of `series` (name, one value per x, None where the point has no samples) against
+/// `xs`, in the order the sweep ran them (a category axis: values may be text, as policies).
+pub fn draw_lines(canvas: &HtmlCanvasElement, title: &str, x_desc: &str, y_desc: &str, xs: &[String], series: &[(String, Vec<Option<f64>>)]) {
+    let _ = try_lines(canvas, title, x_desc, y_desc, xs, series);
+}
+
+fn try_lines(canvas: &HtmlCanvasElement, title: &str, x_desc: &str, y_desc: &str, xs: &[String], series: &[(String, Vec<Option<f64>>)]) -> Option<()> {
+    let root = area(canvas)?;
+    let n = xs.len().max(1);
+    let top = series.iter().flat_map(|s| s.1.iter().flatten().copied()).fold(0f64, f64::max);
+    let top = if top > 0.0 { top * 1.08 } else { 1.0 };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 15))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
+        .ok()?;
+    // About 20 labels at most, on whole points.
+    let every = n.div_ceil(20).max(1);
+    let label = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) % every == 0 { xs.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+    };
+    chart.configure_mesh().x_labels(n.min(200) * 2 + 1).x_label_formatter(&label).x_desc(x_desc).y_desc(y_desc).draw().ok()?;
+    for (k, (name, ys)) in series.iter().enumerate() {
+        let c = SERIES[k % SERIES.len()];
+        // A point without samples breaks the line rather than dropping it to zero.
+        let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for (i, y) in ys.iter().enumerate() {
+            match y {
+                Some(y) => runs.last_mut()?.push((i as f64, *y)),
+                None if !runs.last()?.is_empty() => runs.push(Vec::new()),
+                None => {}
+            }
+        }
+        for run in &runs {
+            chart.draw_series(LineSeries::new(run.iter().copied(), c.stroke_width(2))).ok()?;
+        }
+        chart
+            .draw_series(runs.iter().flatten().map(|&p| Circle::new(p, 3, c.filled())))
+            .ok()?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+    }
+    chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.85)).border_style(BLACK).draw().ok()?;
+    root.present().ok()
+}
