@@ -19,34 +19,51 @@ fn area(canvas: &HtmlCanvasElement) -> Option<DrawingArea<CanvasBackend, Shift>>
 }
 
 /// Bars per bucket, one series per (name, counts); two series are drawn half-transparent on
-/// top of each other, so where A and B differ shows as a single colour.
-pub fn draw_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: &[(&str, &[u64])]) {
-    let _ = try_hist(canvas, title, labels, series);
+/// top of each other, so where A and B differ shows as a single colour. With `log_y` the count
+/// axis is logarithmic (a bucket of 3 next to one of 190 000 stays readable).
+pub fn draw_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: &[(&str, &[u64])], log_y: bool) {
+    let _ = try_hist(canvas, title, labels, series, log_y);
 }
 
-fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: &[(&str, &[u64])]) -> Option<()> {
+fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: &[(&str, &[u64])], log_y: bool) -> Option<()> {
     let root = area(canvas)?;
     let n = labels.len().max(series.iter().map(|s| s.1.len()).max().unwrap_or(0)).max(1);
-    let top = series.iter().flat_map(|s| s.1.iter().copied()).max().unwrap_or(0).max(1);
+    let top = series.iter().flat_map(|s| s.1.iter().copied()).max().unwrap_or(0).max(1) as f64;
+    // On a log axis the bars stand on 0.5 (10^-0.3), so a bucket of one sample shows.
+    let y: fn(f64) -> f64 = if log_y { f64::log10 } else { |v| v };
+    let (floor, y_top) = if log_y { (-0.3, top.log10() + 0.15) } else { (0.0, top * 1.08) };
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 15))
         .margin(8)
         .x_label_area_size(62)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0f64..n as f64, 0f64..top as f64 * 1.08)
+        .y_label_area_size(58)
+        .build_cartesian_2d(0f64..n as f64, floor..y_top)
         .ok()?;
+    // At most about 24 bucket labels, under whole buckets.
+    let every = n.div_ceil(24).max(1);
     let label = |x: &f64| {
         let i = x.floor() as usize;
-        if (x - i as f64 - 0.5).abs() < 1e-6 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
+        let centred = (x - i as f64 - 0.5).abs() < 1e-6;
+        if centred && i % every == 0 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
+    };
+    let count = |v: &f64| {
+        if !log_y {
+            format!("{v:.0}")
+        } else if (v - v.round()).abs() < 1e-6 && *v >= 0.0 {
+            format!("{:.0}", 10f64.powf(v.round()))
+        } else {
+            String::new()
+        }
     };
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .max_light_lines(0)
         .x_labels(n * 2 + 1)
         .x_label_formatter(&label)
+        .y_label_formatter(&count)
+        .y_labels(if log_y { ((y_top - floor) * 4.0).ceil() as usize + 1 } else { 6 })
         .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
-        .y_desc("wakeups")
-        .x_desc("wakeup latency, µs")
         .draw()
         .ok()?;
     let alpha = if series.len() > 1 { 0.5 } else { 0.9 };
@@ -54,8 +71,8 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
         let c = SERIES[k % SERIES.len()];
         let bars = counts.iter().enumerate().filter(|(_, &v)| v > 0).map(move |(i, &v)| {
             // A bucket with any sample stays visible beside one with thousands.
-            let h = (v as f64).max(top as f64 * 0.008);
-            Rectangle::new([(i as f64 + 0.12, 0.0), (i as f64 + 0.88, h)], c.mix(alpha).filled())
+            let h = y(v as f64).max(floor + (y_top - floor) * 0.008);
+            Rectangle::new([(i as f64 + 0.12, floor), (i as f64 + 0.88, h)], c.mix(alpha).filled())
         });
         chart.draw_series(bars).ok()?.label(*name).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(alpha).filled()));
     }
@@ -89,7 +106,7 @@ fn try_lines(canvas: &HtmlCanvasElement, title: &str, x_desc: &str, y_desc: &str
         let i = x.round();
         if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) % every == 0 { xs.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
     };
-    chart.configure_mesh().x_labels(n.min(200) * 2 + 1).x_label_formatter(&label).x_desc(x_desc).y_desc(y_desc).draw().ok()?;
+    chart.configure_mesh().x_labels(n.min(200) * 2 + 1).max_light_lines(0).x_label_formatter(&label).x_desc(x_desc).y_desc(y_desc).draw().ok()?;
     for (k, (name, ys)) in series.iter().enumerate() {
         let c = SERIES[k % SERIES.len()];
         // A point without samples breaks the line rather than dropping it to zero.

@@ -27,7 +27,13 @@ mod ab_view;
 #[cfg(target_arch = "wasm32")]
 mod export_web;
 #[cfg(target_arch = "wasm32")]
-mod hist_canvas;
+mod charts;
+#[cfg(target_arch = "wasm32")]
+mod sweep_panel;
+#[cfg(target_arch = "wasm32")]
+mod worker_pool;
+#[cfg(target_arch = "wasm32")]
+mod ab_charts;
 #[cfg(target_arch = "wasm32")]
 mod measure_panel;
 #[cfg(target_arch = "wasm32")]

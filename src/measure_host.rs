@@ -193,6 +193,16 @@ pub(crate) fn pct_table(l: &LatencyStats) -> Vec<(String, Option<f64>)> {
     out
 }
 
+/// runqlat's label of log2 bucket `i` in µs: "0 -> 0", "1 -> 1", "2 -> 3", "4 -> 7", …
+pub fn log2_label(i: usize) -> String {
+    if i == 0 {
+        "0 -> 0".into()
+    } else {
+        let lo = 1u64 << (i - 1).min(62);
+        format!("{lo} -> {}", (lo << 1) - 1)
+    }
+}
+
 pub fn histogram(text: &str, task: &str, width_us: Option<u64>) -> Result<LogHist, String> {
     let sim = full_run(text, false)?;
     let sets = sim.wakeup_sample_sets();
@@ -213,8 +223,7 @@ pub fn histogram(text: &str, task: &str, width_us: Option<u64>) -> Result<LogHis
     };
     let labels = (0..h.counts.len())
         .map(|i| match h.bounds(i) {
-            (lo, _) if width_us.is_none() && i == 0 => format!("{} -> 0", lo / 1000),
-            (lo, Some(hi)) if width_us.is_none() => format!("{} -> {}", lo / 1000, hi / 1000 - 1),
+            _ if width_us.is_none() => log2_label(i),
             (lo, Some(hi)) => format!("{} -> {}", lo / 1000, hi / 1000),
             (lo, None) => format!("{} -> ∞", lo / 1000),
         })

@@ -13,6 +13,8 @@ use yew::prelude::*;
 
 use crate::app::now_ms;
 use crate::export_web::{save_href, save_text, Handoff, Ping};
+use std::rc::Rc;
+
 use crate::measure_host::{AbTable, Answer, ExportKind, LogHist, Request};
 use crate::proto::{Input, Output};
 use crate::settings::{Kind, FEATURES, POLICIES};
@@ -53,6 +55,9 @@ pub enum Msg {
     AbCsv,
     AbCopy,
     Histogram,
+    HistOf(String),
+    HistWidth(String),
+    HistLog(bool),
     HistPng,
     /// Once a second while a request runs: show how long it has been running.
     Tick,
@@ -69,8 +74,13 @@ pub struct MeasurePanel {
     value: String,
     /// B's changes as typed; None = as the choices above say.
     typed: Option<String>,
-    ab: Option<(AbTable, f64)>,
+    ab: Option<(Rc<AbTable>, f64)>,
     hist: Option<LogHist>,
+    /// Whose histogram: None = the selected task; else "all tasks", "workload X", "cgroup X".
+    hist_of: Option<String>,
+    /// Linear buckets of this many µs; empty = runqlat's log2 buckets.
+    hist_width: String,
+    hist_log: bool,
     hist_drawn: bool,
     perfetto: Option<Handoff>,
     _url: Option<ObjectUrl>,
@@ -217,13 +227,14 @@ impl MeasurePanel {
             },
             Answer::Compared(t) => {
                 self.status = Some(format!("A and B ran in {:.0} ms (both runs, in the worker).", ms));
-                self.ab = Some((t, ms));
+                self.ab = Some((Rc::new(t), ms));
             }
             Answer::Histogram(h) => {
                 self.status = Some(format!("Histogram of {} computed in {:.0} ms.", h.task, ms));
                 self.hist = Some(h);
                 self.hist_drawn = false;
             }
+            Answer::Swept(_) => self.error = Some("The worker answered a sweep point this panel did not ask for.".into()),
             Answer::Failed { message } => {
                 if job == Job::Perfetto {
                     self.perfetto = None;
@@ -246,6 +257,27 @@ impl MeasurePanel {
                 self.error = Some(m);
             }
         }
+    }
+}
+
+/// The sets besides one task a histogram can be of, named as the worker names them.
+fn hist_sets(doc: &Value) -> Vec<String> {
+    let names = |key: &str, prefix: &str| -> Vec<String> {
+        doc.get(key).and_then(Value::as_array).map_or_else(Vec::new, |xs| {
+            xs.iter().filter_map(|x| x.get("name").and_then(Value::as_str)).map(|n| format!("{prefix}{n}")).collect()
+        })
+    };
+    let mut out = vec!["all tasks".to_string()];
+    out.extend(names("workloads", "workload "));
+    out.extend(names("cgroups", "cgroup "));
+    out
+}
+
+/// "p99.5_us" as schbench heads its line: "99.5th".
+fn pct_label(f: &str) -> String {
+    match f {
+        "max_us" => "max".into(),
+        f => format!("{:.1}th", f.trim_start_matches('p').trim_end_matches("_us").parse::<f64>().unwrap_or(0.0)),
     }
 }
 
@@ -274,6 +306,9 @@ impl Component for MeasurePanel {
             typed: None,
             ab: None,
             hist: None,
+            hist_of: None,
+            hist_width: String::new(),
+            hist_log: false,
             hist_drawn: false,
             perfetto: None,
             _url: None,
@@ -385,8 +420,24 @@ impl Component for MeasurePanel {
                 }
             }
             Msg::Histogram => {
-                let Some(task) = ctx.props().selected.clone() else { return false };
-                self.send(ctx, Job::Histogram, |text| Request::Histogram { text, task });
+                let Some(task) = self.hist_of.clone().or_else(|| ctx.props().selected.clone()) else { return false };
+                let width_us = match self.hist_width.trim() {
+                    "" => None,
+                    w => match w.parse::<u64>() {
+                        Ok(w) if w > 0 => Some(w),
+                        _ => {
+                            self.error = Some(format!("Bucket width \"{w}\": give whole µs (1 or more), or leave it empty for runqlat's log2 buckets."));
+                            return true;
+                        }
+                    },
+                };
+                self.send(ctx, Job::Histogram, |text| Request::Histogram { text, task, width_us });
+            }
+            Msg::HistOf(w) => self.hist_of = (!w.is_empty()).then_some(w),
+            Msg::HistWidth(w) => self.hist_width = w,
+            Msg::HistLog(on) => {
+                self.hist_log = on;
+                self.hist_drawn = false;
             }
             Msg::Tick => return self.job.is_some(),
             Msg::HistPng => {
@@ -412,7 +463,9 @@ impl Component for MeasurePanel {
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
         if !self.hist_drawn {
             if let (Some(h), Some(c)) = (&self.hist, self.canvas.cast::<web_sys::HtmlCanvasElement>()) {
-                crate::hist_canvas::draw(&c, h);
+                let n: u64 = h.counts.iter().sum();
+                let kind = h.width_us.map_or_else(|| "log2 buckets".to_string(), |w| format!("buckets of {w} µs"));
+                crate::charts::draw_hist(&c, &format!("{}: wakeup latency, {n} wakeups, {kind}", h.task), &h.labels, &[(h.task.as_str(), &h.counts)], self.hist_log);
                 self.hist_drawn = true;
             }
         }
@@ -486,26 +539,47 @@ impl Component for MeasurePanel {
                 </p>
                 if let Some((t, ms)) = &self.ab {
                     { crate::ab_view::view_ab(t, *ms) }
+                    <crate::ab_charts::AbCharts ab={t.clone()} />
                     <details><summary>{ "As text" }</summary><pre id="ab-text">{ &t.text }</pre></details>
                 }
                 <h4>{ "Latency histogram" }</h4>
-                if let Some(task) = &ctx.props().selected {
-                    <p>
-                        <button id="btn-hist" {disabled} onclick={link.callback(|_| Msg::Histogram)}>{ format!("runqlat histogram of {task}") }</button>
-                        if self.hist.is_some() {
-                            { " " }
-                            <button id="btn-hist-png" onclick={link.callback(|_| Msg::HistPng)}>{ "Download PNG" }</button>
-                        }
-                    </p>
-                } else {
-                    <p class="hint">{ "Select a task (click it in the timeline or the table) for its wakeup-latency histogram over the whole run." }</p>
+                <div class="ab-choose">
+                    <label for="hist-of">{ "Of" }</label>
+                    <select id="hist-of" onchange={link.callback(|e: Event| Msg::HistOf(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
+                        <option value="" selected={self.hist_of.is_none()}>{ ctx.props().selected.as_ref().map_or_else(|| "the selected task (none yet)".to_string(), |t| format!("the selected task ({t})")) }</option>
+                        { for hist_sets(&doc).into_iter().map(|x| html! { <option selected={self.hist_of.as_ref() == Some(&x)} value={x.clone()}>{ x }</option> }) }
+                    </select>
+                    <label for="hist-width">{ "buckets" }</label>
+                    <input id="hist-width" type="text" inputmode="numeric" placeholder="log2" title="Empty: runqlat's log2 buckets of µs. A number: linear buckets that many µs wide." value={self.hist_width.clone()}
+                        onchange={link.callback(|e: Event| Msg::HistWidth(e.target_unchecked_into::<HtmlInputElement>().value()))} />
+                    <span class="hint">{ "µs wide (empty: log2)" }</span>
+                    <label><input id="hist-log" type="checkbox" checked={self.hist_log}
+                        onchange={link.callback(|e: Event| Msg::HistLog(e.target_unchecked_into::<HtmlInputElement>().checked()))} />{ " log scale" }</label>
+                    <button id="btn-hist" disabled={disabled || (self.hist_of.is_none() && ctx.props().selected.is_none())} onclick={link.callback(|_| Msg::Histogram)}>{ "Histogram" }</button>
+                    if self.hist.is_some() {
+                        <button id="btn-hist-png" onclick={link.callback(|_| Msg::HistPng)}>{ "Download PNG" }</button>
+                    }
+                </div>
+                if self.hist_of.is_none() && ctx.props().selected.is_none() {
+                    <p class="hint">{ "Select a task (click it in the timeline or the table), or choose all tasks, a workload or a cgroup, for its wakeup-latency histogram over the whole run." }</p>
                 }
                 if let Some(h) = &self.hist {
-                    <canvas id="hist-canvas" ref={self.canvas.clone()} width="640" height="260" data-task={h.task.clone()}
-                        data-counts={h.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}
-                        aria-label={format!("Wakeup-latency histogram of {}", h.task)} />
+                    <div class="hist-row">
+                        <canvas id="hist-canvas" ref={self.canvas.clone()} width="640" height="300" data-task={h.task.clone()}
+                            data-counts={h.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}
+                            aria-label={format!("Wakeup-latency histogram of {}", h.task)} />
+                        <table id="hist-pct" class="ab-task">
+                            <caption>{ "Latency percentiles (µs)" }</caption>
+                            <tbody>
+                                { for h.pct.iter().map(|(f, x)| html! {
+                                    <tr data-figure={f.clone()}><th scope="row">{ pct_label(f) }</th><td class="num">{ x.map_or_else(|| "–".into(), |v| format!("{v:.1}")) }</td></tr>
+                                }) }
+                            </tbody>
+                        </table>
+                    </div>
                     <details><summary>{ "As text (runqlat)" }</summary><pre id="hist-text">{ &h.text }</pre></details>
                 }
+                <crate::sweep_panel::SweepPanel text={ctx.props().text.clone()} />
             </section>
         }
     }

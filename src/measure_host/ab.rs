@@ -68,9 +68,13 @@ pub struct AbTraces {
     pub duration_ns: u64,
 }
 
-/// Most scheduler events (the core's estimate) for which both runs' slices are recorded and
-/// sent: about one slice per four events, 40 bytes each in the worker and again on the page.
-pub const MAX_TRACE_EVENTS: u64 = 2_000_000;
+/// Most scheduler events (the core's estimate, pessimistic for hackbench, whose loops it counts
+/// whole) for which both runs' slices are recorded: a slice is 40 bytes, at most one per two
+/// events, and both runs are held at once.
+pub const MAX_TRACE_EVENTS: u64 = 20_000_000;
+
+/// Most slices per run sent to the page (they are copied into the page's own store there).
+pub const MAX_SENT_SLICES: usize = 2_000_000;
 
 /// Read B's changes: one `path=value` per line (or separated by ';'); blank lines and lines
 /// starting with '#' are skipped. The error names the line.
@@ -203,13 +207,14 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
     let mut sa = run_variant(text, &[], &Limits::BROWSER, trace).map_err(|e| e.to_string())?;
     let mut sb = run_variant(text, &changes, &Limits::BROWSER, trace).map_err(|e| e.to_string())?;
     let hists = hists_of(&sa, &sb);
-    let traces = trace.then(|| AbTraces {
+    let (a, b) = (slices_of(&sa), slices_of(&sb));
+    let traces = (trace && a.len().max(b.len()) <= MAX_SENT_SLICES).then(|| AbTraces {
         cpus_a: sa.cpus.len() as u32,
         cpus_b: sb.cpus.len() as u32,
         tasks_a: sa.tasks.iter().map(|t| t.name.clone()).collect(),
         tasks_b: sb.tasks.iter().map(|t| t.name.clone()).collect(),
-        a: slices_of(&sa),
-        b: slices_of(&sb),
+        a,
+        b,
         duration_ns: sa.duration_ns.max(sb.duration_ns),
     });
     let c = fairground_sim::measure::compare_reports(sa.report(), sb.report());
