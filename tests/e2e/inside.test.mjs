@@ -28,10 +28,11 @@ test('decision log: clamp-lesson says when the v12 clamp decided, and a click mo
   await fresh(page, '#scenario=clamp-lesson');
   await idle(page);
   // Move to 1 s first, then open the log: the worker replays the run from the start to record
-  // it and comes back to 1 s in the same answer. (Scrubbing while the log's first answers were
-  // still coming back was seen to end at time 0 on a loaded machine; see the issue note.)
-  await page.fill('#scrubber', '1000000'); // 1 s, in µs
-  await page.dispatchEvent('#scrubber', 'input');
+  // it and comes back to 1 s in the same answer. The scrubber's value is set and its input
+  // event fired in one step in the page: with `fill` then `dispatchEvent` (two round trips),
+  // an answer arriving in between re-renders the scrubber at the current time, and the event
+  // then carried that time (0): the "ended at time 0" seen on a loaded machine.
+  await page.locator('#scrubber').evaluate((s) => { s.value = '1000000'; s.dispatchEvent(new Event('input', { bubbles: true })); }); // 1 s, in µs
   await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) >= 1_000_000_000, null, { timeout: 60_000 });
   await idle(page);
   await page.click('#btn-log');
