@@ -8,7 +8,7 @@
 //! holds up the timeline's worker (whose answers are kept short and watched by a watchdog).
 
 use fairground_sim::engine::stats::summarize;
-use fairground_sim::engine::Sim;
+use fairground_sim::engine::{Samples, Sim};
 use fairground_sim::interop::to_ftrace;
 use fairground_sim::measure::csv::samples_csv;
 use fairground_sim::measure::Histogram;
@@ -39,8 +39,9 @@ pub enum Request {
     Compare { text: String, b: String },
     /// A histogram of the wakeup latencies of `task` (a task's name, or one of the sets of
     /// `Sim::wakeup_sample_sets`: "all tasks", "workload NAME", "cgroup NAME") over the whole
-    /// run: runqlat's log2 buckets of µs, or buckets `width_us` wide.
-    Histogram { text: String, task: String, width_us: Option<u64> },
+    /// run: runqlat's log2 buckets of µs, or buckets `width_us` wide. `preempt`: the preempt
+    /// delays (from an involuntary switch-out to running again) instead.
+    Histogram { text: String, task: String, width_us: Option<u64>, preempt: bool },
     /// One point of a sweep: `text` with `path` set to `value` (JSON or a bare word).
     SweepPoint { text: String, path: String, value: String },
 }
@@ -79,6 +80,8 @@ pub(crate) fn pick(l: &LatencyStats) -> [Option<u64>; 7] {
 pub struct LogHist {
     /// Whose samples: a task, "all tasks", "workload NAME" or "cgroup NAME".
     pub task: String,
+    /// "wakeup latency" or "preempt delay".
+    pub kind: String,
     pub width_us: Option<u64>,
     pub counts: Vec<u64>,
     /// Each bucket's range as runqlat labels its rows ("4 -> 7"), in µs.
@@ -94,7 +97,7 @@ pub fn answer(req: Request) -> Answer {
     let out = match req {
         Request::Export { text, kind } => export(&text, kind).map(Answer::Exported),
         Request::Compare { text, b } => compare_ab(&text, &b).map(Answer::Compared),
-        Request::Histogram { text, task, width_us } => histogram(&text, &task, width_us).map(Answer::Histogram),
+        Request::Histogram { text, task, width_us, preempt } => histogram(&text, &task, width_us, preempt).map(Answer::Histogram),
         Request::SweepPoint { text, path, value } => sweep_point(&text, &path, &value).map(Answer::Swept),
     };
     out.unwrap_or_else(|message| Answer::Failed { message })
@@ -203,9 +206,10 @@ pub fn log2_label(i: usize) -> String {
     }
 }
 
-pub fn histogram(text: &str, task: &str, width_us: Option<u64>) -> Result<LogHist, String> {
+pub fn histogram(text: &str, task: &str, width_us: Option<u64>, preempt: bool) -> Result<LogHist, String> {
     let sim = full_run(text, false)?;
-    let sets = sim.wakeup_sample_sets();
+    let (kind, samples_kind) = if preempt { ("preempt delay", Samples::PreemptDelay) } else { ("wakeup latency", Samples::WakeupLatency) };
+    let sets = sim.sample_sets(samples_kind);
     let Some((_, samples)) = sets.iter().find(|s| s.0 == task) else {
         let names: Vec<&str> = sets.iter().take(8).map(|s| s.0.as_str()).collect();
         return Err(format!("no task or set named \"{task}\" in this run (there are: {}, …)", names.join(", ")));
@@ -236,7 +240,7 @@ pub fn histogram(text: &str, task: &str, width_us: Option<u64>) -> Result<LogHis
         .collect();
     let mut sorted = samples.clone();
     let stats = summarize(&mut sorted);
-    Ok(LogHist { task: task.to_string(), width_us, counts: h.counts, labels, pct: pct_table(&stats), text })
+    Ok(LogHist { task: task.to_string(), kind: kind.into(), width_us, counts: h.counts, labels, pct: pct_table(&stats), text })
 }
 
 #[cfg(test)]

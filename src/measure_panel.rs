@@ -58,6 +58,7 @@ pub enum Msg {
     HistOf(String),
     HistWidth(String),
     HistLog(bool),
+    HistKind(String),
     HistPng,
     /// Once a second while a request runs: show how long it has been running.
     Tick,
@@ -81,6 +82,8 @@ pub struct MeasurePanel {
     /// Linear buckets of this many µs; empty = runqlat's log2 buckets.
     hist_width: String,
     hist_log: bool,
+    /// Preempt delays instead of wakeup latencies.
+    hist_preempt: bool,
     hist_drawn: bool,
     perfetto: Option<Handoff>,
     _url: Option<ObjectUrl>,
@@ -309,6 +312,7 @@ impl Component for MeasurePanel {
             hist_of: None,
             hist_width: String::new(),
             hist_log: false,
+            hist_preempt: false,
             hist_drawn: false,
             perfetto: None,
             _url: None,
@@ -431,10 +435,12 @@ impl Component for MeasurePanel {
                         }
                     },
                 };
-                self.send(ctx, Job::Histogram, |text| Request::Histogram { text, task, width_us });
+                let preempt = self.hist_preempt;
+                self.send(ctx, Job::Histogram, |text| Request::Histogram { text, task, width_us, preempt });
             }
             Msg::HistOf(w) => self.hist_of = (!w.is_empty()).then_some(w),
             Msg::HistWidth(w) => self.hist_width = w,
+            Msg::HistKind(k) => self.hist_preempt = k == "preempt",
             Msg::HistLog(on) => {
                 self.hist_log = on;
                 self.hist_drawn = false;
@@ -465,7 +471,7 @@ impl Component for MeasurePanel {
             if let (Some(h), Some(c)) = (&self.hist, self.canvas.cast::<web_sys::HtmlCanvasElement>()) {
                 let n: u64 = h.counts.iter().sum();
                 let kind = h.width_us.map_or_else(|| "log2 buckets".to_string(), |w| format!("buckets of {w} µs"));
-                crate::charts::draw_hist(&c, &format!("{}: wakeup latency, {n} wakeups, {kind}", h.task), &h.labels, &[(h.task.as_str(), &h.counts)], self.hist_log);
+                crate::charts::draw_hist(&c, &format!("{}: {}, {n} samples, {kind}", h.task, h.kind), &h.labels, &[(h.task.as_str(), &h.counts)], self.hist_log);
                 self.hist_drawn = true;
             }
         }
@@ -549,6 +555,10 @@ impl Component for MeasurePanel {
                         <option value="" selected={self.hist_of.is_none()}>{ ctx.props().selected.as_ref().map_or_else(|| "the selected task (none yet)".to_string(), |t| format!("the selected task ({t})")) }</option>
                         { for hist_sets(&doc).into_iter().map(|x| html! { <option selected={self.hist_of.as_ref() == Some(&x)} value={x.clone()}>{ x }</option> }) }
                     </select>
+                    <select id="hist-kind" aria-label="Which samples" onchange={link.callback(|e: Event| Msg::HistKind(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
+                        <option value="wakeup" selected={!self.hist_preempt}>{ "wakeup latency" }</option>
+                        <option value="preempt" selected={self.hist_preempt}>{ "preempt delay" }</option>
+                    </select>
                     <label for="hist-width">{ "buckets" }</label>
                     <input id="hist-width" type="text" inputmode="numeric" placeholder="log2" title="Empty: runqlat's log2 buckets of µs. A number: linear buckets that many µs wide." value={self.hist_width.clone()}
                         onchange={link.callback(|e: Event| Msg::HistWidth(e.target_unchecked_into::<HtmlInputElement>().value()))} />
@@ -567,9 +577,9 @@ impl Component for MeasurePanel {
                     <div class="hist-row">
                         <canvas id="hist-canvas" ref={self.canvas.clone()} width="640" height="300" data-task={h.task.clone()}
                             data-counts={h.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}
-                            aria-label={format!("Wakeup-latency histogram of {}", h.task)} />
+                            data-kind={h.kind.clone()} aria-label={format!("Histogram of the {} of {}", h.kind, h.task)} />
                         <table id="hist-pct" class="ab-task">
-                            <caption>{ "Latency percentiles (µs)" }</caption>
+                            <caption>{ format!("{} percentiles (µs)", h.kind) }</caption>
                             <tbody>
                                 { for h.pct.iter().map(|(f, x)| html! {
                                     <tr data-figure={f.clone()}><th scope="row">{ pct_label(f) }</th><td class="num">{ x.map_or_else(|| "–".into(), |v| format!("{v:.1}")) }</td></tr>

@@ -212,11 +212,11 @@ fn a_task_only_b_has_gets_its_own_table() {
 
 #[test]
 fn histogram_counts_every_wakeup_of_the_task() {
-    let h = ok(histogram(ALONE, "cyc", None));
+    let h = ok(histogram(ALONE, "cyc", None, false));
     // Every latency is 0 ns: all 99 in the [0, 1) µs bucket.
     assert_eq!(h.counts, vec![99]);
     assert!(h.text.contains(" 99 "), "{}", h.text);
-    let e = histogram(ALONE, "nobody", None).unwrap_err();
+    let e = histogram(ALONE, "nobody", None, false).unwrap_err();
     assert!(e.contains("nobody"), "{e}");
 }
 
@@ -270,7 +270,7 @@ fn linear_buckets_count_what_brute_force_counts() {
     let xs = samples(CLAMP, name);
     assert!(xs.len() > 50, "{} samples", xs.len());
     for w in [1u64, 50, 700] {
-        let h = ok(histogram(CLAMP, name, Some(w)));
+        let h = ok(histogram(CLAMP, name, Some(w), false));
         let max_us = xs.iter().max().copied().unwrap_or(0) / 1000;
         let n = h.counts.len() as u64;
         assert_eq!(n, (max_us / w + 1).min(MAX_LINEAR_BUCKETS), "width {w}");
@@ -282,7 +282,7 @@ fn linear_buckets_count_what_brute_force_counts() {
         assert_eq!(h.labels.len(), h.counts.len());
         assert!(h.labels.last().is_some_and(|l| l.ends_with("∞")), "{:?}", h.labels.last());
     }
-    assert!(histogram(CLAMP, name, Some(0)).is_err());
+    assert!(histogram(CLAMP, name, Some(0), false).is_err());
 }
 
 #[test]
@@ -290,7 +290,7 @@ fn the_percentile_table_beside_a_histogram_is_nearest_rank_of_its_samples() {
     let name = "waker/0";
     let mut xs = samples(CLAMP, name);
     xs.sort_unstable();
-    let h = ok(histogram(CLAMP, name, None));
+    let h = ok(histogram(CLAMP, name, None, false));
     let rank = |p: f64| xs[((p / 100.0 * xs.len() as f64).ceil() as usize).max(1) - 1] as f64 / 1e3;
     let want = [50.0, 75.0, 90.0, 95.0, 99.0, 99.5, 99.9].map(rank);
     for ((fig, got), w) in h.pct.iter().zip(want) {
@@ -298,7 +298,7 @@ fn the_percentile_table_beside_a_histogram_is_nearest_rank_of_its_samples() {
     }
     assert_eq!(h.pct.last(), Some(&("max_us".to_string(), xs.last().map(|&x| x as f64 / 1e3))));
     // Sets other than one task: every task's wakeups together.
-    let all = ok(histogram(CLAMP, "all tasks", None));
+    let all = ok(histogram(CLAMP, "all tasks", None, false));
     let total: u64 = ["waker/0", "waker/1", "hog/0", "hog/1"].iter().map(|t| samples(CLAMP, t).len() as u64).sum();
     assert_eq!(all.counts.iter().sum::<u64>(), total);
 }
@@ -357,4 +357,19 @@ fn sweep_series_and_csv_follow_the_points() {
     assert_eq!(default_values("tasks[0].latency_nice"), "19..-20");
     let n = fairground_sim::measure::parse_values(default_values("tasks[0].latency_nice")).map(|v| v.len());
     assert_eq!(n, Ok(40), "the default latency-nice sweep is the seed's full range");
+}
+
+#[test]
+fn preempt_delay_histograms_count_the_involuntary_waits() {
+    // Two hogs on one CPU, 100 ms: each is switched out at ticks and waits while the other
+    // runs; every wait is a preempt-delay sample and none is a wakeup.
+    let h = ok(histogram(HOGS, "all tasks", None, true));
+    let v = ok(fairground_sim::parse_scenario(HOGS).map_err(|e| e.to_string()));
+    let mut sim = ok(Sim::new(&v).map_err(|e| e.to_string()));
+    sim.run();
+    let want: u64 = sim.tasks.iter().map(|t| t.stats.preempt_delay.len() as u64).sum();
+    assert!(want >= 20, "{want} preemptions in 100 ms of 4 ms ticks");
+    assert_eq!(h.counts.iter().sum::<u64>(), want);
+    assert_eq!(h.kind, "preempt delay");
+    assert!(ok(histogram(HOGS, "all tasks", None, false)).counts.iter().all(|&c| c == 0), "hogs never wake");
 }

@@ -157,3 +157,18 @@ test('histogram: linear buckets of all tasks count every wakeup, with schbench\'
   await page.click('#btn-hist');
   assert(/whole µs/.test(await page.locator('#measure-error').innerText()), 'a bad width is named');
 });
+
+test('histogram: preempt delays of all tasks are the report\'s involuntary waits', async ({ page }) => {
+  await fresh(page, '#scenario=two-hogs');
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#btn-export-report')]);
+  const rep = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
+  await page.selectOption('#hist-of', 'all tasks');
+  await page.selectOption('#hist-kind', 'preempt');
+  await page.click('#btn-hist');
+  await page.waitForSelector('#hist-canvas[data-kind="preempt delay"]', { timeout: 60_000 });
+  const counts = (await page.locator('#hist-canvas').getAttribute('data-counts')).split(',').map(Number);
+  // Two hogs on one CPU hand it over at ticks: every wait is a preemption, none a wakeup.
+  const want = rep.tasks.reduce((s, t) => s + t.preempt_delay_ns.count, 0);
+  assert(want >= 20, `preemptions: ${want}`);
+  assertEqual(counts.reduce((a, b) => a + b, 0), want, 'preempt-delay samples');
+});

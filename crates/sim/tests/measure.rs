@@ -152,5 +152,15 @@ fn wakeup_sample_sets_match_the_report() {
             assert_eq!(count(&format!("cgroup {}", g.name)), g.wakeup_latency_ns.count as u64, "{stem} {}", g.name);
         }
         assert_eq!(sets.len(), 1 + r.workloads.len() + r.cgroups.len() + r.tasks.len(), "{stem}");
+        // The preempt-delay sets hold each task's involuntary waits, named the same.
+        let pd = sim.sample_sets(fairground_sim::engine::Samples::PreemptDelay);
+        let names = |s: &[(String, Vec<u64>)]| s.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&pd), names(&sets), "{stem}");
+        for t in &r.tasks {
+            let n = pd.iter().find(|s| s.0 == t.name).map(|s| s.1.len() as u64);
+            assert_eq!(n, Some(t.preempt_delay_ns.count as u64), "{stem} {}", t.name);
+        }
+        let all = pd[0].1.len() as u64;
+        assert_eq!(all, r.tasks.iter().map(|t| t.preempt_delay_ns.count as u64).sum::<u64>(), "{stem}");
     }
 }

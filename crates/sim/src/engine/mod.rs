@@ -14,6 +14,7 @@ pub mod task;
 pub mod trace;
 mod live;
 pub use live::TaskLive;
+pub use report::Samples;
 pub mod workloads;
 
 use crate::cfs::Fair;

@@ -90,21 +90,48 @@ impl Sim {
     }
 
     fn samples_of(&self, tasks: &[u32]) -> Vec<u64> {
-        tasks.iter().flat_map(|&t| self.tasks[t as usize].stats.wakeup_latency.iter().copied()).collect()
+        self.samples_of_kind(tasks, Samples::WakeupLatency)
+    }
+
+    fn samples_of_kind(&self, tasks: &[u32], kind: Samples) -> Vec<u64> {
+        tasks.iter().flat_map(|&t| kind.of(&self.tasks[t as usize].stats).iter().copied()).collect()
     }
 
     /// Every set of wakeup-latency samples a histogram can be drawn of, named as the A/B
     /// tables name them: all tasks, each workload (its members), each cgroup, each task.
     pub fn wakeup_sample_sets(&self) -> Vec<(String, Vec<u64>)> {
-        let mut out = vec![("all tasks".to_string(), self.tasks.iter().flat_map(|t| t.stats.wakeup_latency.iter().copied()).collect())];
+        self.sample_sets(Samples::WakeupLatency)
+    }
+
+    /// The same sets of either kind of sample.
+    pub fn sample_sets(&self, kind: Samples) -> Vec<(String, Vec<u64>)> {
+        let all: Vec<u32> = (0..self.tasks.len() as u32).collect();
+        let mut out = vec![("all tasks".to_string(), self.samples_of_kind(&all, kind))];
         for (wi, w) in self.wl.iter().enumerate() {
             let m: Vec<u32> = self.workload_members(wi).collect();
-            out.push((format!("workload {}", w.name), self.samples_of(&m)));
+            out.push((format!("workload {}", w.name), self.samples_of_kind(&m, kind)));
         }
         for (g, m) in self.cgroups.iter().zip(self.cgroup_members()) {
-            out.push((format!("cgroup {}", g.name), self.samples_of(&m)));
+            out.push((format!("cgroup {}", g.name), self.samples_of_kind(&m, kind)));
         }
-        out.extend(self.tasks.iter().map(|t| (t.name.clone(), t.stats.wakeup_latency.clone())));
+        out.extend(self.tasks.iter().map(|t| (t.name.clone(), kind.of(&t.stats).clone())));
         out
+    }
+}
+
+/// Which samples a set holds: the wait from wakeup to running (`wakeup_latency_ns`), or from
+/// an involuntary switch-out to running again (`preempt_delay_ns`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Samples {
+    WakeupLatency,
+    PreemptDelay,
+}
+
+impl Samples {
+    fn of(self, s: &super::task::TaskStats) -> &Vec<u64> {
+        match self {
+            Samples::WakeupLatency => &s.wakeup_latency,
+            Samples::PreemptDelay => &s.preempt_delay,
+        }
     }
 }
