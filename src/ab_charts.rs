@@ -37,6 +37,7 @@ pub enum Msg {
     Up,
     Leave,
     Reset,
+    Png(&'static str),
 }
 
 pub struct AbCharts {
@@ -221,6 +222,19 @@ impl Component for AbCharts {
                 self.cursor = None;
             }
             Msg::Reset => self.win = (0.0, d),
+            Msg::Png(which) => {
+                let r = match which {
+                    "hist" => &self.hist,
+                    "a" => &self.canvas_a,
+                    _ => &self.canvas_b,
+                };
+                let url = r.cast::<HtmlCanvasElement>().and_then(|c| c.to_data_url().ok());
+                // A failed download leaves the page as it is; the figures stay on screen.
+                if let Some(u) = url {
+                    let _ = crate::export_web::save_href(&u, &format!("ab-{which}.png"));
+                }
+                return false;
+            }
         }
         true
     }
@@ -265,6 +279,7 @@ impl Component for AbCharts {
                     </select>
                     <label><input id="ab-hist-log" type="checkbox" checked={self.log_y}
                         onchange={link.callback(|e: Event| Msg::LogY(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />{ " log scale" }</label>
+                    <button id="btn-ab-hist-png" class="small" onclick={link.callback(|_| Msg::Png("hist"))}>{ "PNG" }</button>
                 </div>
                 <canvas id="ab-hist-canvas" ref={self.hist.clone()} width="760" height="300" data-entity={entity.clone().unwrap_or_default()}
                     aria-label="Wakeup-latency histograms of A and B, overlaid" />
@@ -272,6 +287,8 @@ impl Component for AbCharts {
                 if let Some(t) = &ab.traces {
                     <p class="hint">{ "Wheel to zoom, drag to pan: both move together. " }
                         <button id="btn-ab-reset" class="ghost small" onclick={link.callback(|_| Msg::Reset)}>{ "Whole run" }</button>
+                        <button id="btn-ab-lanes-png" class="ghost small" title="Timeline A, then B" onclick={link.callback(|_| Msg::Png("a"))}>{ "PNG of A" }</button>
+                        <button class="ghost small" onclick={link.callback(|_| Msg::Png("b"))}>{ "PNG of B" }</button>
                         { format!(" {} from {}", logic::fmt_time(self.win.1 as u64), logic::fmt_time(self.win.0 as u64)) }</p>
                     { lane(&self.canvas_a, "ab-lanes-a", "Timeline of run A") }
                     { lane(&self.canvas_b, "ab-lanes-b", "Timeline of run B") }
