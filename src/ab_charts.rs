@@ -228,11 +228,8 @@ impl Component for AbCharts {
                     "a" => &self.canvas_a,
                     _ => &self.canvas_b,
                 };
-                let url = r.cast::<HtmlCanvasElement>().and_then(|c| c.to_data_url().ok());
                 // A failed download leaves the page as it is; the figures stay on screen.
-                if let Some(u) = url {
-                    let _ = crate::export_web::save_href(&u, &format!("ab-{which}.png"));
-                }
+                let _ = crate::export_web::save_canvas_png(r, &format!("ab-{which}.png"));
                 return false;
             }
         }

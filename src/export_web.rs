@@ -27,6 +27,12 @@ pub fn save_href(href: &str, name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Save what a canvas shows as a PNG file.
+pub fn save_canvas_png(canvas: &yew::NodeRef, name: &str) -> Result<(), String> {
+    let url = canvas.cast::<web_sys::HtmlCanvasElement>().and_then(|c| c.to_data_url().ok());
+    save_href(&url.ok_or("the chart could not be read")?, name)
+}
+
 /// Save `body` as a file. The object URL is returned so that the caller keeps it alive until
 /// the next download (revoking it at once could cancel a download the browser queued).
 pub fn save_text(name: &str, mime: &str, body: &str) -> Result<ObjectUrl, String> {

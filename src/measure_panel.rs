@@ -12,7 +12,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::app::now_ms;
-use crate::export_web::{save_href, save_text, Handoff, Ping};
+use crate::export_web::{save_canvas_png, save_text, Handoff, Ping};
 use std::rc::Rc;
 
 use crate::measure_host::{AbTable, Answer, ExportKind, LogHist, Request};
@@ -447,9 +447,8 @@ impl Component for MeasurePanel {
             }
             Msg::Tick => return self.job.is_some(),
             Msg::HistPng => {
-                let url = self.canvas.cast::<web_sys::HtmlCanvasElement>().and_then(|c| c.to_data_url().ok());
                 let name = self.hist.as_ref().map_or("histogram".into(), |h| h.task.replace(['/', ' '], "-"));
-                if let Err(m) = url.ok_or_else(|| "the histogram could not be read".to_string()).and_then(|u| save_href(&u, &format!("{name}-runqlat.png"))) {
+                if let Err(m) = save_canvas_png(&self.canvas, &format!("{name}-runqlat.png")) {
                     self.error = Some(m);
                 }
             }

@@ -8,7 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::app::now_ms;
-use crate::export_web::{save_href, save_text};
+use crate::export_web::{save_canvas_png, save_text};
 use crate::measure_host::{default_values, series, sweep_csv, value_label, Answer, Request, SweepFigures, FIGURE_SETS, MAX_SWEEP_POINTS};
 use crate::proto::{Input, Output};
 use crate::settings::TUNABLES;
@@ -318,8 +318,7 @@ impl Component for SweepPanel {
                 }
             }
             Msg::Png => {
-                let url = self.canvas.cast::<web_sys::HtmlCanvasElement>().and_then(|c| c.to_data_url().ok());
-                if let Err(m) = url.ok_or_else(|| "the chart could not be read".to_string()).and_then(|u| save_href(&u, "sweep.png")) {
+                if let Err(m) = save_canvas_png(&self.canvas, "sweep.png") {
                     self.error = Some(m);
                 }
             }

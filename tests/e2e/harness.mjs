@@ -13,6 +13,21 @@ const TOTAL_TIMEOUT_MS = Number(process.env.E2E_TOTAL_TIMEOUT_MS || 12 * 60_000)
 
 const tests = [];
 
+/** Open `fragment` with no stored edits, and wait until the run and `ready` are on the page. */
+export async function openFresh(page, fragment, ready = '#run') {
+  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
+  await page.evaluate(() => localStorage.clear());
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction((sel) => !document.querySelector('#status') && document.querySelector('#run') && document.querySelector(sel),
+    ready, { timeout: 60_000 });
+}
+
+/** Click `selector` and return the download it starts: { name, bytes }. */
+export async function download(page, selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click(selector)]);
+  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
+}
+
 /** Register a test: fn({ page, context }) runs with a fresh page. */
 export function test(name, fn, { timeout = TEST_TIMEOUT_MS } = {}) {
   tests.push({ name, fn, timeout });

@@ -2,23 +2,10 @@
 // the latency samples and the ftrace text; the Perfetto hand-off (against a stand-in for
 // ui.perfetto.dev served by the test, never the internet); A/B comparisons and their CSV; bad
 // input; the runqlat histogram and its PNG.
-import fs from 'node:fs';
-import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+import { test, assert, assertEqual, openFresh, download } from './harness.mjs';
 
-async function fresh(page, fragment) {
-  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
-  await page.evaluate(() => localStorage.clear());
-  await page.reload({ waitUntil: 'load' });
-  await page.waitForFunction(() => !document.querySelector('#status') && document.querySelector('#run') && document.querySelector('#measure'),
-    null, { timeout: 60_000 });
-}
+const fresh = (page, fragment) => openFresh(page, fragment, '#measure');
 
-/** Click `selector` and return the download it starts: { name, text }. */
-async function download(page, selector) {
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click(selector)]);
-  const path = await dl.path();
-  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(path) };
-}
 
 /** The A/B tables on the page: { task: { figure: [a, b, change] } }. */
 async function abTables(page) {

@@ -1,20 +1,9 @@
 // End-to-end tests of sweeps (src/sweep_panel.rs), the A/B histograms and side-by-side
 // timelines (src/ab_charts.rs), and histograms of any set with linear buckets (issue 9).
-import fs from 'node:fs';
-import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+import { test, assert, assertEqual, openFresh, download } from './harness.mjs';
 
-async function fresh(page, fragment) {
-  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
-  await page.evaluate(() => localStorage.clear());
-  await page.reload({ waitUntil: 'load' });
-  await page.waitForFunction(() => !document.querySelector('#status') && document.querySelector('#run') && document.querySelector('#sweep'),
-    null, { timeout: 60_000 });
-}
+const fresh = (page, fragment) => openFresh(page, fragment, '#sweep');
 
-async function download(page, selector) {
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click(selector)]);
-  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
-}
 
 /** Pixels of a canvas that are not white (something was drawn). */
 async function inked(page, selector) {
@@ -139,8 +128,7 @@ test('A/B: the histograms overlaid and the two timelines on one time axis, with 
 
 test('histogram: linear buckets of all tasks count every wakeup, with schbench\'s percentile table beside', async ({ page }) => {
   await fresh(page, '#scenario=clamp-lesson');
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#btn-export-report')]);
-  const rep = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
+  const rep = JSON.parse((await download(page, '#btn-export-report')).bytes.toString('utf8'));
   await page.selectOption('#hist-of', 'all tasks');
   await page.fill('#hist-width', '500');
   await page.locator('#hist-width').dispatchEvent('change');
@@ -164,8 +152,7 @@ test('histogram: linear buckets of all tasks count every wakeup, with schbench\'
 
 test('histogram: preempt delays of all tasks are the report\'s involuntary waits', async ({ page }) => {
   await fresh(page, '#scenario=two-hogs');
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#btn-export-report')]);
-  const rep = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
+  const rep = JSON.parse((await download(page, '#btn-export-report')).bytes.toString('utf8'));
   await page.selectOption('#hist-of', 'all tasks');
   await page.selectOption('#hist-kind', 'preempt');
   await page.click('#btn-hist');
