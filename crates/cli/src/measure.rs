@@ -13,7 +13,8 @@ pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--j
   samples FILE                  every wakeup-latency and preempt-delay sample of a run, as CSV
   sweep FILE --param PATH --values V1,V2,... | --range LO..HI[:STEP] [--task NAME] [--json | --csv]
                                 run FILE once per value of PATH and print latency percentiles
-                                (of NAME, or of every task) against it";
+                                (of the task or workload NAME, or of every task and workload)
+                                against it";
 
 fn fail(msg: String) -> ExitCode {
     eprintln!("fairground: {msg}");
@@ -107,11 +108,22 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         return emit(&fairground_sim::measure::csv::sweep_csv(&points));
     }
     let mut rows = Vec::new();
+    let wanted = |name: &str| task.as_ref().is_none_or(|n| n == name);
+    let pcts = |l: &fairground_sim::report::LatencyStats| {
+        json!({ "wakeups": l.count, "p50": l.p50, "p75": l.p75, "p90": l.p90, "p95": l.p95, "p99": l.p99, "p995": l.p995, "p999": l.p999, "max": l.max })
+    };
     for p in &points {
-        for t in p.report.tasks.iter().filter(|t| task.as_ref().is_none_or(|n| &t.name == n)) {
-            let l = &t.wakeup_latency_ns;
-            rows.push(json!({ "value": p.value, "task": t.name, "cpu_ns": t.cpu_ns, "wakeups": l.count,
-                "p50": l.p50, "p75": l.p75, "p90": l.p90, "p95": l.p95, "p99": l.p99, "p995": l.p995, "p999": l.p999, "max": l.max }));
+        for t in p.report.tasks.iter().filter(|t| wanted(&t.name)) {
+            let mut r = json!({ "value": p.value, "task": t.name, "cpu_ns": t.cpu_ns });
+            merge(&mut r, pcts(&t.wakeup_latency_ns));
+            rows.push(r);
+        }
+        // A workload's own figures (a schbench's cover its workers only, as schbench reports
+        // them): what the threads' tables quote, which no single task's row gives.
+        for w in p.report.workloads.iter().filter(|w| wanted(&w.name)) {
+            let mut r = json!({ "value": p.value, "workload": w.name });
+            merge(&mut r, pcts(&w.wakeup_latency_ns));
+            rows.push(r);
         }
     }
     if json_out {
@@ -125,7 +137,7 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         out += &format!(
             "{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
             r["value"].to_string(),
-            r["task"].as_str().unwrap_or(""),
+            r["task"].as_str().or(r["workload"].as_str()).unwrap_or(""),
             r["wakeups"],
             us(&r["p50"]),
             us(&r["p75"]),
@@ -136,6 +148,13 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         );
     }
     emit(&out)
+}
+
+/// Copy `extra`'s keys into the object `row`.
+fn merge(row: &mut Value, extra: Value) {
+    if let (Some(r), Value::Object(e)) = (row.as_object_mut(), extra) {
+        r.extend(e);
+    }
 }
 
 /// Print, ignoring a closed pipe (`| head`) instead of panicking on it.

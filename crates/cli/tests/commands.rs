@@ -36,6 +36,25 @@ fn sweep_runs_each_value() {
     assert!(err.contains("tasks[9].nice"), "{err}");
 }
 
+/// A workload gets its own row (its figures: a schbench's cover its workers only), which
+/// `--task` can pick by the workload's name.
+#[test]
+fn sweep_gives_a_workloads_own_row() {
+    let args = ["sweep", "static/scenarios/schbench-vs-stress.json", "--param", "workloads[0].workers", "--values", "2", "--json"];
+    let (code, out, _) = fg(&args);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = v["rows"].as_array().expect("rows");
+    let sb: Vec<_> = rows.iter().filter(|r| r["workload"] == "sb").collect();
+    assert_eq!(sb.len(), 1, "one workload row per value");
+    let workers: u64 = rows.iter().filter(|r| r["task"].as_str().is_some_and(|t| t.starts_with("sb/worker"))).map(|r| r["wakeups"].as_u64().expect("count")).sum();
+    assert_eq!(sb[0]["wakeups"].as_u64(), Some(workers), "the workload's samples are its workers'");
+    let (code, out, _) = fg(&[&args[..6], &["--task", "sb", "--json"]].concat());
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["rows"].as_array().expect("rows").len(), 1, "{out}");
+}
+
 #[test]
 fn ftrace_out_and_back() {
     let (code, trace, _) = fg(&["export-ftrace", "static/scenarios/mixed-behaviours.json"]);

@@ -38,18 +38,20 @@ pub fn rows_csv(rows: &[Row]) -> String {
     out
 }
 
-/// A sweep: one line per point and task, with the wakeup-latency percentiles in ns.
+/// A sweep: one line per point and task, then per point and workload (its own figures, e.g. a
+/// schbench's workers; `cpu_ns` empty), with the wakeup-latency percentiles in ns.
 pub fn sweep_csv(points: &[SweepPoint]) -> String {
     let mut out = String::from("value,task,cpu_ns,wakeups,p50,p75,p90,p95,p99,p995,p999,max\n");
     let o = |x: Option<u64>| x.map_or(String::new(), |v| v.to_string());
     for p in points {
-        for t in &p.report.tasks {
-            let l = &t.wakeup_latency_ns;
+        let tasks = p.report.tasks.iter().map(|t| (&t.name, Some(t.cpu_ns), &t.wakeup_latency_ns));
+        let workloads = p.report.workloads.iter().map(|w| (&w.name, None, &w.wakeup_latency_ns));
+        for (name, cpu_ns, l) in tasks.chain(workloads) {
             out.push_str(&format!(
                 "{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 field(&p.value.to_string()),
-                field(&t.name),
-                t.cpu_ns,
+                field(name),
+                o(cpu_ns),
                 l.count,
                 o(l.p50),
                 o(l.p75),
