@@ -34,8 +34,7 @@ fn print_scenario(file: &str, scenario: &serde_json::Value, warnings: &[String])
         eprintln!("fairground: {file}: the scenario built from it is not valid: {e}");
         return ExitCode::from(2);
     }
-    println!("{json}");
-    ExitCode::SUCCESS
+    crate::emit(&(json + "\n"))
 }
 
 pub fn export(args: &[String]) -> ExitCode {
@@ -52,10 +51,7 @@ pub fn export(args: &[String]) -> ExitCode {
         run_to_ftrace(&v)
     });
     match out {
-        Ok(trace) => {
-            print!("{trace}");
-            ExitCode::SUCCESS
-        }
+        Ok(trace) => crate::emit(&trace),
         Err(e) => {
             eprintln!("fairground: {file}: {e}");
             ExitCode::from(2)
@@ -156,8 +152,7 @@ pub fn export_rtapp(args: &[String]) -> ExitCode {
             for w in &warnings {
                 eprintln!("fairground: {file}: {w}");
             }
-            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-            ExitCode::SUCCESS
+            crate::emit(&(serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"))
         }
         Err(e) => {
             eprintln!("fairground: {file}: {e}");

@@ -86,16 +86,15 @@ fn run(args: &[String]) -> ExitCode {
         Ok(report) => {
             if json {
                 match serde_json::to_string_pretty(&report) {
-                    Ok(s) => println!("{s}"),
+                    Ok(s) => emit(&(s + "\n")),
                     Err(e) => {
                         eprintln!("fairground: cannot write the report: {e}");
-                        return ExitCode::from(1);
+                        ExitCode::from(1)
                     }
                 }
             } else {
-                print!("{}", summary(&report));
+                emit(&summary(&report))
             }
-            ExitCode::SUCCESS
         }
         Err(e) => {
             eprintln!("fairground: {file}: {e}");
@@ -201,4 +200,10 @@ fn summary(r: &Report) -> String {
     }
     out.push('\n');
     out
+}
+
+/// Print to standard output, ignoring a closed pipe (`| head`) instead of panicking on it.
+pub(crate) fn emit(out: &str) -> ExitCode {
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+    ExitCode::SUCCESS
 }

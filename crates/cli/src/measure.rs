@@ -6,6 +6,8 @@ use fairground_sim::Limits;
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
+use crate::emit;
+
 pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--json]
                                 run FILE under two variants (same seed) and print what changed,
                                 e.g. --a scheduler.features.latency_max_clamp_wakeup=true
@@ -51,8 +53,7 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
         Err(e) => return fail(format!("{file}: {e}")),
     };
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&json!({ "rows": c.rows, "a": c.a, "b": c.b })).unwrap_or_default());
-        return ExitCode::SUCCESS;
+        return emit(&(serde_json::to_string_pretty(&json!({ "rows": c.rows, "a": c.a, "b": c.b })).unwrap_or_default() + "\n"));
     }
     let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.3}"));
     let mut out = format!("{:<24} {:<20} {:>14} {:>14} {:>9}\n", "name", "figure", "A", "B", "change");
@@ -127,8 +128,7 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         }
     }
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&json!({ "param": param, "rows": rows })).unwrap_or_default());
-        return ExitCode::SUCCESS;
+        return emit(&(serde_json::to_string_pretty(&json!({ "param": param, "rows": rows })).unwrap_or_default() + "\n"));
     }
     let us = |v: &Value| v.as_u64().map_or("-".into(), |x| format!("{:.1}", x as f64 / 1e3));
     let mut out = String::new();
@@ -155,12 +155,6 @@ fn merge(row: &mut Value, extra: Value) {
     if let (Some(r), Value::Object(e)) = (row.as_object_mut(), extra) {
         r.extend(e);
     }
-}
-
-/// Print, ignoring a closed pipe (`| head`) instead of panicking on it.
-fn emit(out: &str) -> ExitCode {
-    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
-    ExitCode::SUCCESS
 }
 
 pub fn samples_cmd(args: &[String]) -> ExitCode {

@@ -81,3 +81,24 @@ fn rtapp_out() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert!(v["tasks"].as_object().expect("tasks").len() >= 2);
 }
+
+/// Output cut short by the reader (`| head`) ends the command quietly: no panic, no error.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let file = format!("{}/../../static/scenarios/clamp-lesson.json", env!("CARGO_MANIFEST_DIR"));
+    for args in [vec!["run", file.as_str(), "--json"], vec!["export-ftrace", file.as_str()]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fairground")).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("starts");
+        // Read a few bytes, then close the pipe while the command still has much to write.
+        let mut out = child.stdout.take().expect("stdout");
+        let mut first = [0u8; 16];
+        out.read_exact(&mut first).expect("some output");
+        drop(out);
+        let mut err = String::new();
+        child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+        let status = child.wait().expect("ends");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(status.code().is_some(), "{args:?}: killed by a signal: {status:?}");
+    }
+}
