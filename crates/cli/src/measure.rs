@@ -1,7 +1,8 @@
 //! `fairground compare` and `fairground sweep`: the tables of the threads, from the command
 //! line, as text or JSON.
 
-use fairground_sim::measure::{compare, parse_assignment, parse_values, sweep, Assignment};
+use fairground_sim::measure::sweep::MAX_POINTS;
+use fairground_sim::measure::{compare, parse_assignment, parse_values, sweep_by, Assignment};
 use fairground_sim::Limits;
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -13,10 +14,11 @@ pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--j
                                 e.g. --a scheduler.features.latency_max_clamp_wakeup=true
                                      --b scheduler.features.latency_max_clamp_wakeup=false
   samples FILE                  every wakeup-latency and preempt-delay sample of a run, as CSV
-  sweep FILE --param PATH --values V1,V2,... | --range LO..HI[:STEP] [--task NAME] [--json | --csv]
-                                run FILE once per value of PATH and print latency percentiles
-                                (of the task or workload NAME, or of every task and workload)
-                                against it";
+  sweep FILE --param PATH --values V1,V2,... | --range LO..HI[:STEP]
+        [--by PATH2 --by-values V1,... | --by-range LO..HI[:STEP]] [--task NAME] [--json | --csv]
+                                run FILE once per value of PATH (for each value of PATH2, with
+                                --by) and print latency percentiles (of the task or workload
+                                NAME, or of every task and workload) against it";
 
 fn fail(msg: String) -> ExitCode {
     eprintln!("fairground: {msg}");
@@ -74,12 +76,19 @@ fn values_of(spec: &str, range: bool) -> Result<Vec<Value>, String> {
 
 pub fn sweep_cmd(args: &[String]) -> ExitCode {
     let (mut file, mut param, mut values, mut task, mut json_out, mut csv_out) = (None, None, None, None, false, false);
+    let (mut by, mut by_values) = (None, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--param" => param = it.next().cloned(),
             "--values" | "--range" => match it.next().map(|v| values_of(v, arg == "--range")) {
                 Some(Ok(v)) => values = Some(v),
+                Some(Err(e)) => return fail(e),
+                None => return fail(format!("{arg} needs a value")),
+            },
+            "--by" => by = it.next().cloned(),
+            "--by-values" | "--by-range" => match it.next().map(|v| values_of(v, arg == "--by-range")) {
+                Some(Ok(v)) => by_values = Some(v),
                 Some(Err(e)) => return fail(e),
                 None => return fail(format!("{arg} needs a value")),
             },
@@ -93,11 +102,19 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
     let (Some(file), Some(param), Some(values)) = (file, param, values) else {
         return fail("sweep needs FILE, --param and --values or --range".into());
     };
+    let by = match (by, by_values) {
+        (Some(p), Some(v)) => Some((p, v)),
+        (None, None) => None,
+        _ => return fail("--by needs --by-values or --by-range, and they need --by".into()),
+    };
+    if values.len() * by.as_ref().map_or(1, |b| b.1.len()) > MAX_POINTS {
+        return fail(format!("more than {MAX_POINTS} points"));
+    }
     let text = match read(&file) {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let points = match sweep(&text, &param, &values, &Limits::NATIVE, |i, n| {
+    let points = match sweep_by(&text, &param, &values, by.as_ref().map(|(p, v)| (p.as_str(), v.as_slice())), &Limits::NATIVE, |i, n| {
         eprint!("\rfairground: sweep {i}/{n}");
         true
     }) {
@@ -116,6 +133,9 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
     for p in &points {
         for t in p.report.tasks.iter().filter(|t| wanted(&t.name)) {
             let mut r = json!({ "value": p.value, "task": t.name, "cpu_ns": t.cpu_ns });
+            if let Some(b) = &p.by {
+                merge(&mut r, json!({ "by": b }));
+            }
             merge(&mut r, pcts(&t.wakeup_latency_ns));
             rows.push(r);
         }
@@ -123,17 +143,32 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         // them): what the threads' tables quote, which no single task's row gives.
         for w in p.report.workloads.iter().filter(|w| wanted(&w.name)) {
             let mut r = json!({ "value": p.value, "workload": w.name });
+            if let Some(b) = &p.by {
+                merge(&mut r, json!({ "by": b }));
+            }
             merge(&mut r, pcts(&w.wakeup_latency_ns));
             rows.push(r);
         }
     }
     if json_out {
-        return emit(&(serde_json::to_string_pretty(&json!({ "param": param, "rows": rows })).unwrap_or_default() + "\n"));
+        let mut head = json!({ "param": param });
+        if let Some((b, _)) = &by {
+            merge(&mut head, json!({ "by": b }));
+        }
+        merge(&mut head, json!({ "rows": rows }));
+        return emit(&(serde_json::to_string_pretty(&head).unwrap_or_default() + "\n"));
     }
     let us = |v: &Value| v.as_u64().map_or("-".into(), |x| format!("{:.1}", x as f64 / 1e3));
     let mut out = String::new();
+    let by_name = by.as_ref().map(|(b, _)| b.rsplit('.').next().unwrap_or(b).to_string());
+    if let Some(b) = &by_name {
+        out += &format!("{b:<10} ");
+    }
     out += &format!("{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", param.rsplit('.').next().unwrap_or(&param), "task", "wakeups", "p50 µs", "p75", "p90", "p95", "p99", "max");
     for r in &rows {
+        if by_name.is_some() {
+            out += &format!("{:<10} ", r["by"].to_string());
+        }
         out += &format!(
             "{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
             r["value"].to_string(),

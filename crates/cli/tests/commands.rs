@@ -102,3 +102,28 @@ fn a_closed_pipe_is_not_a_panic() {
         assert!(status.code().is_some(), "{args:?}: killed by a signal: {status:?}");
     }
 }
+
+/// A two-way sweep runs every pair, the second parameter in the outer loop, as the threads'
+/// tables (schbench's latency nice across, hackbench's down); each row says both values.
+#[test]
+fn sweep_by_a_second_parameter_runs_every_pair() {
+    let args = ["sweep", "static/scenarios/two-hogs.json", "--param", "tasks[0].nice", "--values", "0,5", "--by", "machine.cpus", "--by-values", "1,2,3", "--json"];
+    let (code, out, err) = fg(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["by"], "machine.cpus");
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3 * 2 * 2, "3 CPU counts × 2 nice values × 2 hogs");
+    let pairs: Vec<(i64, i64)> = rows.iter().step_by(2).map(|r| (r["by"].as_i64().expect("by"), r["value"].as_i64().expect("value"))).collect();
+    assert_eq!(pairs, [(1, 0), (1, 5), (2, 0), (2, 5), (3, 0), (3, 5)]);
+    // With a CPU each, nice does not matter: both hogs run all the time.
+    let cpu = |by: i64, value: i64| rows.iter().filter(|r| r["by"] == by && r["value"] == value).map(|r| r["cpu_ns"].as_u64().expect("cpu")).collect::<Vec<_>>();
+    assert_eq!(cpu(2, 5), [100_000_000, 100_000_000]);
+    assert!(cpu(1, 5)[0] < cpu(1, 5)[1], "on one CPU nice 5 gets less: {:?}", cpu(1, 5));
+    let (code, csv, _) = fg(&[&args[..10], &["--csv"]].concat());
+    assert_eq!(code, 0);
+    assert!(csv.starts_with("by,value,task,"), "{csv}");
+    let (code, _, err) = fg(&[&args[..8], &["--json"]].concat());
+    assert_eq!(code, 2, "--by without values");
+    assert!(err.contains("--by"), "{err}");
+}

@@ -2,6 +2,7 @@
 
 use super::compare::Row;
 use super::sweep::SweepPoint;
+use serde_json::Value;
 use crate::engine::Sim;
 
 fn field(s: &str) -> String {
@@ -39,14 +40,21 @@ pub fn rows_csv(rows: &[Row]) -> String {
 }
 
 /// A sweep: one line per point and task, then per point and workload (its own figures, e.g. a
-/// schbench's workers; `cpu_ns` empty), with the wakeup-latency percentiles in ns.
+/// schbench's workers; `cpu_ns` empty), with the wakeup-latency percentiles in ns. A sweep with
+/// a second parameter has its value first, in a `by` column.
 pub fn sweep_csv(points: &[SweepPoint]) -> String {
-    let mut out = String::from("value,task,cpu_ns,wakeups,p50,p75,p90,p95,p99,p995,p999,max\n");
+    let two = points.iter().any(|p| p.by.is_some());
+    let mut out = String::from(if two { "by," } else { "" });
+    out.push_str("value,task,cpu_ns,wakeups,p50,p75,p90,p95,p99,p995,p999,max\n");
     let o = |x: Option<u64>| x.map_or(String::new(), |v| v.to_string());
     for p in points {
         let tasks = p.report.tasks.iter().map(|t| (&t.name, Some(t.cpu_ns), &t.wakeup_latency_ns));
         let workloads = p.report.workloads.iter().map(|w| (&w.name, None, &w.wakeup_latency_ns));
         for (name, cpu_ns, l) in tasks.chain(workloads) {
+            if two {
+                out.push_str(&field(&p.by.as_ref().map_or(String::new(), Value::to_string)));
+                out.push(',');
+            }
             out.push_str(&format!(
                 "{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 field(&p.value.to_string()),

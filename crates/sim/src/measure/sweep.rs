@@ -11,29 +11,49 @@ use serde_json::{json, Value};
 /// Most points one sweep may have (the CLI's limit; the app asks for fewer).
 pub const MAX_POINTS: usize = 10_000;
 
-/// One point of a sweep: the value set, and the report.
+/// One point of a sweep: the value set, the value of the second parameter if there is one,
+/// and the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepPoint {
     pub value: Value,
+    pub by: Option<Value>,
     pub report: Report,
 }
 
 /// Run `base` once per value of `path`; `progress(i, n)` after each point, returning false to
 /// stop early (a cancelled sweep keeps the points done).
-pub fn sweep(
+pub fn sweep(base: &str, path: &str, values: &[Value], limits: &Limits, progress: impl FnMut(usize, usize) -> bool) -> Result<Vec<SweepPoint>, ScenarioError> {
+    sweep_by(base, path, values, None, limits, progress)
+}
+
+/// As `sweep`, once per value of `path` for each value of a second parameter `by` (the outer
+/// loop), as the threads' two-way tables: schbench's latency nice across, hackbench's down.
+pub fn sweep_by(
     base: &str,
     path: &str,
     values: &[Value],
+    by: Option<(&str, &[Value])>,
     limits: &Limits,
     mut progress: impl FnMut(usize, usize) -> bool,
 ) -> Result<Vec<SweepPoint>, ScenarioError> {
     let v = crate::scenario::parse_jsonc(base)?;
-    let mut out = Vec::with_capacity(values.len());
-    for (i, x) in values.iter().enumerate() {
-        let text = variant(&v, &[Assignment { path: path.to_string(), value: x.clone() }])?;
-        out.push(SweepPoint { value: x.clone(), report: run_text(&text, limits)? });
-        if !progress(i + 1, values.len()) {
-            break;
+    let outer: Vec<Option<&Value>> = match by {
+        Some((_, bv)) => bv.iter().map(Some).collect(),
+        None => vec![None],
+    };
+    let n = outer.len() * values.len();
+    let mut out = Vec::with_capacity(n);
+    for b in outer {
+        for x in values {
+            let mut set = vec![Assignment { path: path.to_string(), value: x.clone() }];
+            if let (Some((bp, _)), Some(bv)) = (by, b) {
+                set.push(Assignment { path: bp.to_string(), value: bv.clone() });
+            }
+            let text = variant(&v, &set)?;
+            out.push(SweepPoint { value: x.clone(), by: b.cloned(), report: run_text(&text, limits)? });
+            if !progress(out.len(), n) {
+                return Ok(out);
+            }
         }
     }
     Ok(out)
