@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 mod ab;
 mod sweep;
 pub use ab::{ab_text, compare_ab, parse_changes, AbHist, AbLine, AbTable, AbTask, AbTraces};
-pub use sweep::{default_values, series, sweep_csv, sweep_point, value_label, Entity, SweepFigures, FIGURE_SETS, MAX_SWEEP_POINTS};
+pub use sweep::{by_series, default_values, series, sweep_csv, sweep_point, value_label, Entity, SweepFigures, FIGURES, FIGURE_SETS, MAX_SWEEP_POINTS};
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub enum ExportKind {
@@ -42,8 +42,9 @@ pub enum Request {
     /// run: runqlat's log2 buckets of µs, or buckets `width_us` wide. `preempt`: the preempt
     /// delays (from an involuntary switch-out to running again) instead.
     Histogram { text: String, task: String, width_us: Option<u64>, preempt: bool },
-    /// One point of a sweep: `text` with `path` set to `value` (JSON or a bare word).
-    SweepPoint { text: String, path: String, value: String },
+    /// One point of a sweep: `text` with `path` set to `value` (JSON or a bare word), and in a
+    /// two-way sweep the second parameter `by` = (path, value) too.
+    SweepPoint { text: String, path: String, value: String, by: Option<(String, String)> },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -98,7 +99,9 @@ pub fn answer(req: Request) -> Answer {
         Request::Export { text, kind } => export(&text, kind).map(Answer::Exported),
         Request::Compare { text, b } => compare_ab(&text, &b).map(Answer::Compared),
         Request::Histogram { text, task, width_us, preempt } => histogram(&text, &task, width_us, preempt).map(Answer::Histogram),
-        Request::SweepPoint { text, path, value } => sweep_point(&text, &path, &value).map(Answer::Swept),
+        Request::SweepPoint { text, path, value, by } => {
+            sweep_point(&text, &path, &value, by.as_ref().map(|(p, v)| (p.as_str(), v.as_str()))).map(Answer::Swept)
+        }
     };
     out.unwrap_or_else(|message| Answer::Failed { message })
 }

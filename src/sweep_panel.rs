@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::app::now_ms;
 use crate::export_web::{save_canvas_png, save_text};
-use crate::measure_host::{default_values, series, sweep_csv, value_label, Answer, Request, SweepFigures, FIGURE_SETS, MAX_SWEEP_POINTS};
+use crate::measure_host::{by_series, default_values, series, sweep_csv, value_label, Answer, Request, SweepFigures, FIGURES, FIGURE_SETS, MAX_SWEEP_POINTS};
 use crate::proto::{Input, Output};
 use crate::settings::TUNABLES;
 use crate::worker_pool::{Answered, Pool};
@@ -30,6 +30,10 @@ pub enum Msg {
     Answer(Answered),
     Entity(String),
     Figures(usize),
+    Figure(usize),
+    ByOn(bool),
+    ByPath(String),
+    ByValues(String),
     Csv,
     Png,
     Tick,
@@ -39,6 +43,9 @@ pub enum Msg {
 struct Sweep {
     path: String,
     values: Vec<String>,
+    /// A two-way sweep's second parameter and its values: the points are stored row by row,
+    /// `values.len()` per value of it.
+    by: Option<(String, Vec<String>)>,
     points: Vec<Option<SweepFigures>>,
     /// Per worker, the point it is running.
     running: Vec<Option<usize>>,
@@ -51,6 +58,18 @@ struct Sweep {
     text: String,
 }
 
+impl Sweep {
+    /// "path = value" of point `k`, with the second parameter's in a two-way sweep.
+    fn point_label(&self, k: usize) -> String {
+        let n = self.values.len().max(1);
+        let first = format!("{} = {}", self.path, self.values.get(k % n).map(|v| value_label(v)).unwrap_or_default());
+        match &self.by {
+            Some((p, vs)) => format!("{p} = {}, {first}", vs.get(k / n).map(|v| value_label(v)).unwrap_or_default()),
+            None => first,
+        }
+    }
+}
+
 pub struct SweepPanel {
     pool: Pool,
     on: Callback<Answered>,
@@ -61,6 +80,11 @@ pub struct SweepPanel {
     sweep: Option<Sweep>,
     entity: Option<String>,
     figures: usize,
+    /// The figure a two-way sweep draws (index in FIGURES).
+    figure: usize,
+    by_on: bool,
+    by_path: String,
+    by_values: String,
     error: Option<String>,
     canvas: NodeRef,
     drawn: bool,
@@ -157,12 +181,32 @@ impl SweepPanel {
                 return;
             }
         };
+        let by = if self.by_on {
+            let bp = self.by_path.trim().to_string();
+            if bp.is_empty() {
+                self.error = Some("\"For each of\" needs a path, e.g. workloads[1].latency_nice.".into());
+                return;
+            }
+            match fairground_sim::measure::parse_values(&self.by_values) {
+                Ok(v) => Some((bp, v.iter().map(Value::to_string).collect::<Vec<_>>())),
+                Err(e) => {
+                    self.error = Some(format!("Values of {bp}: {e}"));
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        let n = values.len() * by.as_ref().map_or(1, |b| b.1.len());
+        if n > MAX_SWEEP_POINTS {
+            self.error = Some(format!("{n} points: at most {MAX_SWEEP_POINTS} in the browser (each is a whole run); use a STEP, or the CLI (fairground sweep --by)."));
+            return;
+        }
         self.pool.cancel();
-        let workers = Pool::width().min(values.len());
-        let n = values.len();
+        let workers = Pool::width().min(n);
         self.error = None;
         self.drawn = false;
-        self.sweep = Some(Sweep { path, values, points: vec![None; n], running: vec![None; workers], next: 0, done: 0, t0: now_ms(), ms: None, workers, cancelled: false, text });
+        self.sweep = Some(Sweep { path, values, by, points: vec![None; n], running: vec![None; workers], next: 0, done: 0, t0: now_ms(), ms: None, workers, cancelled: false, text });
         for slot in 0..workers {
             self.feed(slot);
         }
@@ -173,14 +217,16 @@ impl SweepPanel {
     /// Give worker `slot` the next point, if any is left.
     fn feed(&mut self, slot: usize) {
         let Some(s) = &mut self.sweep else { return };
-        if s.next >= s.values.len() || s.cancelled {
+        if s.next >= s.points.len() || s.cancelled {
             s.running[slot] = None;
             return;
         }
         let i = s.next;
         s.next += 1;
         s.running[slot] = Some(i);
-        let req = Request::SweepPoint { text: s.text.clone(), path: s.path.clone(), value: s.values[i].clone() };
+        let n = s.values.len().max(1);
+        let by = s.by.as_ref().and_then(|(p, vs)| Some((p.clone(), vs.get(i / n)?.clone())));
+        let req = Request::SweepPoint { text: s.text.clone(), path: s.path.clone(), value: s.values[i % n].clone(), by };
         self.pool.send(slot, Input::Measure(req), &self.on);
     }
 
@@ -193,8 +239,8 @@ impl SweepPanel {
                 s.done += 1;
                 None
             }
-            Output::Measured { answer: Answer::Failed { message }, .. } => Some(format!("{} = {}: {message}", s.path, value_label(&s.values[i]))),
-            Output::Crashed { message } => Some(format!("The worker crashed at {} = {} ({message}). The run on screen is not affected.", s.path, value_label(&s.values[i]))),
+            Output::Measured { answer: Answer::Failed { message }, .. } => Some(format!("{}: {message}", s.point_label(i))),
+            Output::Crashed { message } => Some(format!("The worker crashed at {} ({message}). The run on screen is not affected.", s.point_label(i))),
             _ => Some("The worker gave an unexpected answer.".into()),
         };
         self.drawn = false;
@@ -205,7 +251,7 @@ impl SweepPanel {
         }
         self.feed(slot);
         if let Some(s) = &mut self.sweep {
-            if s.done == s.values.len() {
+            if s.done == s.points.len() {
                 s.ms = Some(now_ms() - s.t0);
                 self._ticker = None;
             }
@@ -217,7 +263,7 @@ impl SweepPanel {
         self.pool.cancel();
         self._ticker = None;
         if let Some(s) = &mut self.sweep {
-            s.cancelled = !failed || s.done < s.values.len();
+            s.cancelled = !failed || s.done < s.points.len();
             s.running.iter_mut().for_each(|r| *r = None);
             s.ms = Some(now_ms() - s.t0);
         }
@@ -226,29 +272,26 @@ impl SweepPanel {
     fn draw(&mut self) {
         let (Some(s), Some(c)) = (&self.sweep, self.canvas.cast::<web_sys::HtmlCanvasElement>()) else { return };
         let Some(entity) = self.entity_now(s) else { return };
-        let (label, figs) = FIGURE_SETS[self.figures.min(FIGURE_SETS.len() - 1)];
         let xs: Vec<String> = s.values.iter().map(|v| value_label(v)).collect();
-        let mut lines = series(&s.points, &entity, figs);
-        for l in &mut lines {
-            l.0 = l.0.trim_end_matches("_us").to_string();
-        }
+        let (label, lines) = match &s.by {
+            Some((bp, bvs)) => {
+                let (fig, label) = FIGURES[self.figure.min(FIGURES.len() - 1)];
+                let labels: Vec<String> = bvs.iter().map(|v| format!("{bp}={}", value_label(v))).collect();
+                (label, by_series(&s.points, s.values.len(), &labels, &entity, fig))
+            }
+            None => {
+                let (label, figs) = FIGURE_SETS[self.figures.min(FIGURE_SETS.len() - 1)];
+                let mut lines = series(&s.points, &entity, figs);
+                for l in &mut lines {
+                    l.0 = l.0.trim_end_matches("_us").to_string();
+                }
+                (label, lines)
+            }
+        };
         crate::charts::draw_lines(&c, &format!("{entity}: {label}"), &s.path, label, &xs, &lines);
         self.drawn = true;
     }
 }
-
-fn cell(p: Option<&SweepFigures>, entity: &str, fig: &str) -> String {
-    let x = p.and_then(|p| p.entities.iter().find(|e| e.name == entity)).and_then(|e| e.figures.iter().find(|f| f.0 == fig)).and_then(|f| f.1);
-    match (p, x) {
-        (None, _) => String::new(),
-        (Some(_), None) => "–".into(),
-        (Some(_), Some(v)) if fig == "wakeups" => format!("{v:.0}"),
-        (Some(_), Some(v)) => format!("{v:.1}"),
-    }
-}
-
-const TABLE: [(&str, &str); 8] =
-    [("wakeups", "wakeups"), ("p50_us", "50.0th"), ("p75_us", "75.0th"), ("p90_us", "90.0th"), ("p95_us", "95.0th"), ("p99_us", "99.0th"), ("p99.9_us", "99.9th"), ("max_us", "max")];
 
 impl Component for SweepPanel {
     type Message = Msg;
@@ -265,6 +308,10 @@ impl Component for SweepPanel {
             sweep: None,
             entity: None,
             figures: 0,
+            figure: 3,
+            by_on: false,
+            by_path: String::new(),
+            by_values: String::new(),
             error: None,
             canvas: NodeRef::default(),
             drawn: false,
@@ -308,10 +355,22 @@ impl Component for SweepPanel {
                 self.figures = i;
                 self.drawn = false;
             }
+            Msg::Figure(i) => {
+                self.figure = i.min(FIGURES.len() - 1);
+                self.drawn = false;
+            }
+            Msg::ByOn(on) => self.by_on = on,
+            Msg::ByPath(p) => {
+                if self.by_values.trim().is_empty() || default_values(&self.by_path) == self.by_values {
+                    self.by_values = default_values(&p).to_string();
+                }
+                self.by_path = p;
+            }
+            Msg::ByValues(v) => self.by_values = v,
             Msg::Csv => {
                 if let Some(s) = &self.sweep {
                     let name = format!("sweep-{}.csv", s.path.replace(['[', ']', '.'], "-").trim_matches('-'));
-                    match save_text(&name, "text/csv", &sweep_csv(&s.path, &s.points)) {
+                    match save_text(&name, "text/csv", &sweep_csv(&s.path, s.by.as_ref().map(|b| b.0.as_str()), &s.points)) {
                         Ok(u) => self._url = Some(u),
                         Err(m) => self.error = Some(m),
                     }
@@ -375,6 +434,19 @@ impl Component for SweepPanel {
                         <button id="btn-sweep-run" class="primary" disabled={ctx.props().text.is_none()} onclick={link.callback(|_| Msg::Run)}>{ "Run sweep" }</button>
                     }
                 </div>
+                <div class="ab-choose">
+                    <label title="A two-way sweep, as the threads' tables: one line per value of a second parameter">
+                        <input id="sweep-by-on" type="checkbox" checked={self.by_on} disabled={running}
+                            onchange={link.callback(|e: Event| Msg::ByOn(e.target_unchecked_into::<HtmlInputElement>().checked()))} />{ " for each of" }</label>
+                    if self.by_on {
+                        <input id="sweep-by-path" type="text" list="sweep-paths" placeholder="e.g. workloads[1].latency_nice" value={self.by_path.clone()} disabled={running}
+                            onchange={link.callback(|e: Event| Msg::ByPath(e.target_unchecked_into::<HtmlInputElement>().value()))} />
+                        <datalist id="sweep-paths">{ for view::suggestions(&doc).into_iter().map(|p| html! { <option value={p} /> }) }</datalist>
+                        <label for="sweep-by-values">{ "over" }</label>
+                        <input id="sweep-by-values" type="text" value={self.by_values.clone()} disabled={running}
+                            onchange={link.callback(|e: Event| Msg::ByValues(e.target_unchecked_into::<HtmlInputElement>().value()))} />
+                    }
+                </div>
                 <p class="hint"><code id="sweep-path-now">{ if path.is_empty() { "(no parameter)".to_string() } else { path } }</code></p>
                 if let Some(e) = &self.error {
                     <p id="sweep-error" class="error" role="alert">{ e }</p>
@@ -385,54 +457,4 @@ impl Component for SweepPanel {
     }
 }
 
-impl SweepPanel {
-    fn view_sweep(&self, ctx: &Context<Self>, s: &Sweep) -> Html {
-        let link = ctx.link();
-        let n = s.values.len();
-        let elapsed = s.ms.unwrap_or_else(|| now_ms() - s.t0) / 1000.0;
-        let state = match (s.ms, s.cancelled) {
-            (None, _) => format!("{} of {n} points, {elapsed:.0} s, {} workers…", s.done, s.workers),
-            (Some(_), true) => format!("Stopped after {} of {n} points ({elapsed:.1} s); the points done are kept.", s.done),
-            (Some(_), false) => format!("{n} points in {elapsed:.1} s on {} workers.", s.workers),
-        };
-        let entity = self.entity_now(s);
-        let names: Vec<String> = s.points.iter().flatten().next().map(|p| p.entities.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();
-        let stale = ctx.props().text.as_deref() != Some(s.text.as_str());
-        html! {
-            <div id="sweep-result" data-done={s.done.to_string()} data-points={n.to_string()} data-ms={s.ms.map(|m| format!("{m:.0}")).unwrap_or_default()} data-workers={s.workers.to_string()}>
-                <p role="status"><progress id="sweep-progress" max={n.to_string()} value={s.done.to_string()} />{ " " }<span id="sweep-state">{ state }</span></p>
-                if stale {
-                    <p class="hint">{ "This sweep ran on the scenario as it was before your last change." }</p>
-                }
-                if s.done > 0 {
-                    <div class="ab-choose">
-                        <label for="sweep-entity">{ "Plot" }</label>
-                        <select id="sweep-entity" onchange={link.callback(|e: Event| Msg::Entity(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
-                            { for names.iter().map(|x| html! { <option selected={Some(x) == entity.as_ref()} value={x.clone()}>{ x }</option> }) }
-                        </select>
-                        <select id="sweep-figures" aria-label="Which figures" onchange={link.callback(|e: Event| Msg::Figures(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(0)))}>
-                            { for FIGURE_SETS.iter().enumerate().map(|(i, (l, _))| html! { <option selected={i == self.figures} value={i.to_string()}>{ *l }</option> }) }
-                        </select>
-                        <button id="btn-sweep-csv" onclick={link.callback(|_| Msg::Csv)}>{ "Download CSV" }</button>
-                        <button id="btn-sweep-png" onclick={link.callback(|_| Msg::Png)}>{ "Download PNG" }</button>
-                    </div>
-                    <canvas id="sweep-canvas" ref={self.canvas.clone()} width="760" height="320" aria-label="The sweep's figures against the swept value" />
-                    if let Some(e) = &entity {
-                        <table id="sweep-table" class="ab-task" data-entity={e.clone()}>
-                            <thead><tr><th>{ s.path.rsplit('.').next().unwrap_or("value") }</th>{ for TABLE.iter().map(|(_, h)| html! { <th class="num">{ *h }</th> }) }</tr></thead>
-                            <tbody>
-                                { for s.values.iter().zip(&s.points).map(|(v, p)| html! {
-                                    <tr data-value={value_label(v)}>
-                                        <th scope="row">{ value_label(v) }</th>
-                                        { for TABLE.iter().map(|(f, _)| html! { <td class="num" data-figure={*f}>{ cell(p.as_ref(), e, f) }</td> }) }
-                                    </tr>
-                                }) }
-                            </tbody>
-                        </table>
-                        <p class="hint">{ "Latencies in µs, schbench's percentiles; – where the point has no wakeup of it." }</p>
-                    }
-                }
-            </div>
-        }
-    }
-}
+mod view;

@@ -3,7 +3,7 @@
 //! the scenario with one path set, same seed, so the result does not depend on which worker
 //! ran it or in what order.
 
-use fairground_sim::measure::{parse_assignment, sweep};
+use fairground_sim::measure::{parse_assignment, sweep_by};
 use fairground_sim::report::Report;
 use fairground_sim::scenario::Limits;
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,8 @@ pub struct Entity {
 pub struct SweepFigures {
     /// The value as it was set (JSON text).
     pub value: String,
+    /// The second parameter's value, in a two-way sweep (JSON text).
+    pub by: Option<String>,
     pub entities: Vec<Entity>,
 }
 
@@ -50,15 +52,47 @@ fn entities(r: &Report) -> Vec<Entity> {
     out
 }
 
-/// Run `text` with `path` set to `value` (JSON, or a bare word as in B's changes).
-pub fn sweep_point(text: &str, path: &str, value: &str) -> Result<SweepFigures, String> {
-    let a = parse_assignment(&format!("{path}={value}"))?;
-    if a.path.is_empty() {
-        return Err("the sweep has no parameter: give a path such as tasks[0].latency_nice".into());
-    }
-    let points = sweep(text, &a.path, std::slice::from_ref(&a.value), &Limits::BROWSER, |_, _| true).map_err(|e| e.to_string())?;
+/// Run `text` with `path` set to `value` (JSON, or a bare word as in B's changes), and the
+/// second parameter `by` = (path, value) set too in a two-way sweep.
+pub fn sweep_point(text: &str, path: &str, value: &str, by: Option<(&str, &str)>) -> Result<SweepFigures, String> {
+    let read = |p: &str, v: &str| {
+        let a = parse_assignment(&format!("{p}={v}"))?;
+        if a.path.is_empty() {
+            return Err("the sweep has no parameter: give a path such as tasks[0].latency_nice".to_string());
+        }
+        Ok(a)
+    };
+    let a = read(path, value)?;
+    let b = by.map(|(p, v)| read(p, v)).transpose()?;
+    let outer = b.as_ref().map(|b| (b.path.as_str(), std::slice::from_ref(&b.value)));
+    let points = sweep_by(text, &a.path, std::slice::from_ref(&a.value), outer, &Limits::BROWSER, |_, _| true).map_err(|e| e.to_string())?;
     let p = points.into_iter().next().ok_or("the sweep ran no point")?;
-    Ok(SweepFigures { value: p.value.to_string(), entities: entities(&p.report) })
+    Ok(SweepFigures { value: p.value.to_string(), by: p.by.map(|b| b.to_string()), entities: entities(&p.report) })
+}
+
+/// One figure a two-way sweep's chart draws, one line per value of the second parameter.
+pub const FIGURES: [(&str, &str); 11] = [
+    ("p50_us", "wakeup latency p50 (µs)"),
+    ("p75_us", "wakeup latency p75 (µs)"),
+    ("p90_us", "wakeup latency p90 (µs)"),
+    ("p95_us", "wakeup latency p95 (µs)"),
+    ("p99_us", "wakeup latency p99 (µs)"),
+    ("p99.9_us", "wakeup latency p99.9 (µs)"),
+    ("max_us", "wakeup latency max (µs)"),
+    ("wakeups", "wakeups"),
+    ("wakeup_preemptions", "wakeup preemptions"),
+    ("cpu_ms", "CPU time (ms)"),
+    ("completion_ms", "completion (ms)"),
+];
+
+/// In a two-way sweep whose points are stored row by row (`n` values per value of the second
+/// parameter), one line per row: `figure` of `entity` against the first parameter.
+pub fn by_series(points: &[Option<SweepFigures>], n: usize, by_labels: &[String], entity: &str, figure: &str) -> Vec<(String, Vec<Option<f64>>)> {
+    by_labels
+        .iter()
+        .zip(points.chunks(n.max(1)))
+        .map(|(label, row)| (label.clone(), series(row, entity, &[figure]).pop().map(|s| s.1).unwrap_or_default()))
+        .collect()
 }
 
 /// What a sweep's chart can draw against the value: (label, figures).
@@ -111,15 +145,21 @@ pub fn series(points: &[Option<SweepFigures>], entity: &str, figures: &[&str]) -
         .collect()
 }
 
-/// Every figure of every entity at every point done, one per line: `param,value,name,figure,x`.
-pub fn sweep_csv(path: &str, points: &[Option<SweepFigures>]) -> String {
+/// Every figure of every entity at every point done, one per line: `param,value,name,figure,x`,
+/// preceded by `by_param,by_value` in a two-way sweep (`by` = the second parameter's path).
+pub fn sweep_csv(path: &str, by: Option<&str>, points: &[Option<SweepFigures>]) -> String {
     let field = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
-    let mut out = String::from("param,value,name,figure,x\n");
+    let mut out = String::from(if by.is_some() { "by_param,by_value," } else { "" });
+    out.push_str("param,value,name,figure,x\n");
     for p in points.iter().flatten() {
+        let head = match by {
+            Some(b) => format!("{},{},", field(b), field(&p.by.as_deref().map(value_label).unwrap_or_default())),
+            None => String::new(),
+        };
         for e in &p.entities {
             for (f, x) in &e.figures {
                 let x = x.map_or_else(String::new, |v| v.to_string());
-                out.push_str(&format!("{},{},{},{},{x}\n", field(path), field(&value_label(&p.value)), field(&e.name), f));
+                out.push_str(&format!("{head}{},{},{},{},{x}\n", field(path), field(&value_label(&p.value)), field(&e.name), f));
             }
         }
     }

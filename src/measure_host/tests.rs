@@ -305,7 +305,7 @@ fn the_percentile_table_beside_a_histogram_is_nearest_rank_of_its_samples() {
 
 #[test]
 fn a_sweep_point_is_the_b_side_of_the_same_change() {
-    let p = ok(sweep_point(CLAMP, "scheduler.features.latency_max_clamp_wakeup", "false"));
+    let p = ok(sweep_point(CLAMP, "scheduler.features.latency_max_clamp_wakeup", "false", None));
     assert_eq!(p.value, "false");
     let t = ok(compare_ab(CLAMP, "scheduler.features.latency_max_clamp_wakeup=false"));
     for task in &t.tasks {
@@ -315,9 +315,9 @@ fn a_sweep_point_is_the_b_side_of_the_same_change() {
             assert_eq!(got, l.b, "{} {}", task.name, l.figure);
         }
     }
-    let e = sweep_point(CLAMP, "tasks[9].latency_nice", "-20").unwrap_err();
+    let e = sweep_point(CLAMP, "tasks[9].latency_nice", "-20", None).unwrap_err();
     assert!(e.contains("tasks[9]"), "{e}");
-    assert!(sweep_point(CLAMP, "", "1").is_err());
+    assert!(sweep_point(CLAMP, "", "1", None).is_err());
 }
 
 #[test]
@@ -341,15 +341,15 @@ fn ab_brings_both_histograms_and_timelines_without_gaps() {
 
 #[test]
 fn sweep_series_and_csv_follow_the_points() {
-    let a = ok(sweep_point(CLAMP, "tasks[1].latency_nice", "-20"));
-    let b = ok(sweep_point(CLAMP, "tasks[1].latency_nice", "19"));
+    let a = ok(sweep_point(CLAMP, "tasks[1].latency_nice", "-20", None));
+    let b = ok(sweep_point(CLAMP, "tasks[1].latency_nice", "19", None));
     let points = vec![Some(a.clone()), None, Some(b.clone())];
     let name = &a.entities.iter().find(|e| e.name.starts_with("waker")).expect("waker").name;
     let s = series(&points, name, &["p90_us", "nonsense"]);
     let fig = |p: &SweepFigures| p.entities.iter().find(|e| &e.name == name).and_then(|e| e.figures.iter().find(|f| f.0 == "p90_us")).and_then(|f| f.1);
     assert_eq!(s[0].1, vec![fig(&a), None, fig(&b)]);
     assert_eq!(s[1].1, vec![None, None, None]);
-    let csv = sweep_csv("tasks[1].latency_nice", &points);
+    let csv = sweep_csv("tasks[1].latency_nice", None, &points);
     let per_point: usize = a.entities.iter().map(|e| e.figures.len()).sum();
     assert_eq!(csv.lines().count(), 1 + 2 * per_point, "a line per figure of each point done");
     assert!(csv.lines().nth(1).is_some_and(|l| l.starts_with("tasks[1].latency_nice,-20,")));
@@ -372,4 +372,32 @@ fn preempt_delay_histograms_count_the_involuntary_waits() {
     assert_eq!(h.counts.iter().sum::<u64>(), want);
     assert_eq!(h.kind, "preempt delay");
     assert!(ok(histogram(HOGS, "all tasks", None, false)).counts.iter().all(|&c| c == 0), "hogs never wake");
+}
+
+#[test]
+fn a_two_way_sweep_point_sets_both_and_rows_become_lines() {
+    // tasks[0] is both hogs (count 2): at nice 0 or 5 alike they halve one CPU, and with two
+    // CPUs each has one.
+    let cpu = |p: &SweepFigures| p.entities.iter().find(|e| e.name == "hog/0").and_then(|e| e.figures.iter().find(|f| f.0 == "cpu_ms")).and_then(|f| f.1);
+    let mut points = Vec::new();
+    for cpus in ["1", "2"] {
+        for nice in ["0", "5"] {
+            let p = ok(sweep_point(HOGS, "tasks[0].nice", nice, Some(("machine.cpus", cpus))));
+            assert_eq!((p.value.as_str(), p.by.as_deref()), (nice, Some(cpus)));
+            points.push(Some(p));
+        }
+    }
+    let one = |i: usize| points[i].as_ref().and_then(cpu);
+    for i in [0, 1] {
+        assert!(one(i).is_some_and(|x| (x - 50.0).abs() <= 4.0), "point {i}: {:?}", one(i));
+    }
+    assert_eq!((one(2), one(3)), (Some(100.0), Some(100.0)), "a CPU each");
+    let lines = by_series(&points, 2, &["1".into(), "2".into()], "hog/0", "cpu_ms");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1], ("2".to_string(), vec![Some(100.0), Some(100.0)]));
+    assert_eq!(lines[0].1, vec![one(0), one(1)]);
+    let csv = sweep_csv("tasks[0].nice", Some("machine.cpus"), &points);
+    assert!(csv.starts_with("by_param,by_value,param,value,name,figure,x\nmachine.cpus,1,tasks[0].nice,0,"), "{csv}");
+    let e = sweep_point(HOGS, "tasks[0].nice", "1", Some(("tasks[5].nice", "1"))).unwrap_err();
+    assert!(e.contains("tasks[5]"), "{e}");
 }

@@ -163,3 +163,31 @@ test('histogram: preempt delays of all tasks are the report\'s involuntary waits
   assert(want >= 20, `preemptions: ${want}`);
   assertEqual(counts.reduce((a, b) => a + b, 0), want, 'preempt-delay samples');
 });
+
+test('sweep: two-way, the cyclictest\'s latency nice across and hackbench\'s down, as the thread\'s tables', async ({ page }) => {
+  await fresh(page, '#scenario=seed004-cyclictest-vs-hackbench');
+  await setValues(page, '19,-20');
+  await page.check('#sweep-by-on');
+  await page.fill('#sweep-by-path', 'workloads[0].latency_nice');
+  await page.locator('#sweep-by-path').dispatchEvent('change');
+  await page.fill('#sweep-by-values', '19,-20');
+  await page.locator('#sweep-by-values').dispatchEvent('change');
+  await page.click('#btn-sweep-run');
+  await page.waitForFunction(() => document.querySelector('#sweep-result')?.dataset.ms, null, { timeout: 120_000 });
+  assertEqual(await page.locator('#sweep-result').getAttribute('data-points'), '4', 'every pair');
+  await page.selectOption('#sweep-figure', { label: 'wakeup latency p95 (µs)' });
+  await page.waitForSelector('#sweep-matrix[data-figure="p95_us"]');
+  const m = await page.locator('#sweep-matrix tbody tr').evaluateAll((rows) => rows.map((tr) => [tr.dataset.by, [...tr.querySelectorAll('td')].map((td) => Number(td.innerText))]));
+  assertEqual(m.map((r) => r[0]), ['19', '-20'], 'hackbench\'s latency nice down');
+  // Whatever hackbench's latency nice, the cyclictest waits less at −20 than at 19 (p95).
+  for (const [by, [at19, atM20]] of m) assert(at19 >= atM20, `hackbench ${by}: p95 ${at19} at 19, ${atM20} at -20`);
+  assert(await inked(page, '#sweep-canvas') > 2000, 'one line per hackbench value is drawn');
+  const csv = (await download(page, '#btn-sweep-csv')).bytes.toString('utf8').trim().split('\n');
+  assertEqual(csv[0], 'by_param,by_value,param,value,name,figure,x', 'CSV header');
+  for (const [by, cells] of m) {
+    for (const [i, v] of ['19', '-20'].entries()) {
+      const line = csv.find((l) => l.startsWith(`workloads[0].latency_nice,${by},tasks[0].latency_nice,${v},cyclictest,p95_us,`));
+      assert(line && Math.abs(Number(line.split(',')[6]) - cells[i]) < 0.06, `CSV at ${by}/${v}: ${line} vs ${cells[i]}`);
+    }
+  }
+}, { timeout: 180_000 });
