@@ -44,7 +44,12 @@ else
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
-# 4. npm tools, into ./node_modules.
+# 4. The workspace's crates for every target (the app's wasm-only ones, e.g. plotters, too), so
+# that the builds that follow need nothing more from the registry. Quick when already cached.
+log "cargo fetch (the crates in Cargo.lock)"
+cargo fetch --locked
+
+# 5. npm tools, into ./node_modules.
 npm_ok() {
   [ -x node_modules/.bin/wasm-opt ] && [ -f node_modules/playwright-core/package.json ] \
     && [ -f node_modules/.package-lock.json ] && ! [ package-lock.json -nt node_modules/.package-lock.json ] \
@@ -61,7 +66,7 @@ else
   fi
 fi
 
-# 5. Chromium for the end-to-end tests.
+# 6. Chromium for the end-to-end tests.
 if [ "${FAIRGROUND_SKIP_BROWSER:-0}" = 1 ]; then
   log "chromium: skipped (FAIRGROUND_SKIP_BROWSER=1)"
 elif [ -x /usr/bin/chromium ]; then
