@@ -29,6 +29,8 @@ mod export_web;
 #[cfg(target_arch = "wasm32")]
 mod charts;
 #[cfg(target_arch = "wasm32")]
+mod open_file;
+#[cfg(target_arch = "wasm32")]
 mod sweep_panel;
 #[cfg(target_arch = "wasm32")]
 mod worker_pool;

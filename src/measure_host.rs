@@ -45,6 +45,9 @@ pub enum Request {
     /// One point of a sweep: `text` with `path` set to `value` (JSON or a bare word), and in a
     /// two-way sweep the second parameter `by` = (path, value) too.
     SweepPoint { text: String, path: String, value: String, by: Option<(String, String)> },
+    /// A Linux ftrace text (`/sys/kernel/tracing/trace`, `trace-cmd report`) as a scenario whose
+    /// tasks replay what the trace saw them do, under `policy`.
+    ImportFtrace { text: String, policy: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -53,6 +56,7 @@ pub enum Answer {
     Compared(AbTable),
     Histogram(LogHist),
     Swept(SweepFigures),
+    Imported(ImportedTrace),
     /// The request was refused: the message names the problem (a bad line of B, a scenario
     /// the core refuses, a task that does not exist).
     Failed { message: String },
@@ -99,6 +103,7 @@ pub fn answer(req: Request) -> Answer {
         Request::Export { text, kind } => export(&text, kind).map(Answer::Exported),
         Request::Compare { text, b } => compare_ab(&text, &b).map(Answer::Compared),
         Request::Histogram { text, task, width_us, preempt } => histogram(&text, &task, width_us, preempt).map(Answer::Histogram),
+        Request::ImportFtrace { text, policy } => import_trace(&text, &policy).map(Answer::Imported),
         Request::SweepPoint { text, path, value, by } => {
             sweep_point(&text, &path, &value, by.as_ref().map(|(p, v)| (p.as_str(), v.as_str()))).map(Answer::Swept)
         }
@@ -186,6 +191,27 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
         }
     };
     Ok(Exported { kind, title: sim.name.clone(), file_name, mime: mime.into(), body })
+}
+
+/// A trace turned into a scenario: the scenario as plain JSON (what a share link holds), and
+/// what the page tells the user about it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ImportedTrace {
+    pub scenario: String,
+    pub tasks: usize,
+    pub span_ns: u64,
+    pub warnings: Vec<String>,
+}
+
+/// Read an ftrace text as the CLI's `import-ftrace` does (each task pinned to the CPUs it was
+/// seen on, HZ 250), and check that the scenario it makes is one the simulator accepts.
+pub fn import_trace(text: &str, policy: &str) -> Result<ImportedTrace, String> {
+    let opts = fairground_sim::interop::ImportOptions { policy: policy.to_string(), ..Default::default() };
+    let imp = fairground_sim::interop::import_ftrace(text, &opts)?;
+    let scenario = imp.scenario.to_string();
+    let v = parse_scenario(&scenario).map_err(|e| format!("the scenario made from the trace is not valid: {e}"))?;
+    scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
+    Ok(ImportedTrace { scenario, tasks: imp.tasks.len(), span_ns: imp.end_ns.saturating_sub(imp.start_ns), warnings: imp.warnings })
 }
 
 /// Most linear buckets: a width far below the samples' spread would make millions.

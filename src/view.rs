@@ -70,6 +70,7 @@ impl App {
                     if self.loading {
                         <span id="status" class="status">{ "Loading…" }</span>
                     }
+                    <crate::open_file::OpenFile />
                     if self.text.is_some() {
                         <button id="btn-share" onclick={link.callback(|_| Msg::Share)} title="Copy a link to this experiment, edits included (L)">{ "Copy share link" }</button>
                     }

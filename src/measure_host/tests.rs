@@ -401,3 +401,15 @@ fn a_two_way_sweep_point_sets_both_and_rows_become_lines() {
     let e = sweep_point(HOGS, "tasks[0].nice", "1", Some(("tasks[5].nice", "1"))).unwrap_err();
     assert!(e.contains("tasks[5]"), "{e}");
 }
+
+#[test]
+fn a_real_trace_imports_as_a_scenario_the_simulator_runs() {
+    let trace = include_str!("../../crates/sim/tests/fixtures/ftrace/host-6.18-hogs-periodic.txt");
+    let imp = ok(import_trace(trace, "eevdf-v6.12"));
+    assert!(imp.tasks >= 2 && imp.span_ns > 0, "{} tasks over {} ns", imp.tasks, imp.span_ns);
+    let v = ok(fairground_sim::parse_scenario(&imp.scenario).map_err(|e| e.to_string()));
+    assert_eq!(v.scenario.scheduler.policy.name(), "eevdf-v6.12");
+    assert!(import_trace("not a trace at all\n", "eevdf-v6.12").is_err());
+    let e = import_trace(trace, "bogus-policy").unwrap_err();
+    assert!(e.contains("bogus-policy"), "{e}");
+}
