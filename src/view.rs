@@ -201,8 +201,10 @@ impl App {
                 <button id="btn-step-event" title="Step one event (.)" onclick={link.callback(|_| Msg::StepEvent)}>{ "event ▶" }</button>
                 <button id="btn-step-tick" title="Step one tick (→)" onclick={link.callback(|_| Msg::StepTick)}>{ "tick ▶▶" }</button>
                 <button id="btn-end" title="Run to the end (End)" onclick={link.callback(|_| Msg::ToEnd)}>{ "end ▶|" }</button>
+                // The thumb shows where the user asked to go while the run catches up, so that an
+                // answer landing mid-drag does not pull it back from under the pointer.
                 <input id="scrubber" type="range" min="0" max={d_us.to_string()} step="1"
-                    value={(p.view_ns / 1000).to_string()} oninput={on_scrub} aria-label="Simulated time" />
+                    value={(self.goal.unwrap_or(p.view_ns).min(info.duration_ns) / 1000).to_string()} oninput={on_scrub} aria-label="Simulated time" />
                 <span id="time" class="time">{ format!("{} / {}", logic::fmt_time(p.view_ns), logic::fmt_time(info.duration_ns)) }</span>
                 <label for="speed">{ "Speed" }</label>
                 <select id="speed" onchange={on_speed}>
