@@ -626,6 +626,7 @@ impl App {
         if p.live.is_empty() {
             // Left out of this answer: the last figures stand.
             p.live = self.progress.live.clone();
+            p.groups = self.progress.groups.clone();
         }
         if let Some(i) = p.insight.take() {
             self.insight = Rc::new(Some(i));

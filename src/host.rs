@@ -8,7 +8,7 @@
 //! replay closes the same slices again, and those the page already has are not sent twice.
 
 use fairground_sim::engine::trace::{Slice, TraceMark};
-use fairground_sim::engine::{Sim, TaskLive};
+use fairground_sim::engine::{GroupLive, Sim, TaskLive};
 use fairground_sim::scenario::{self, Behavior, Dist, Limits, Origin, Scenario, SetAttrs, Target, TimelineEntry, WorkloadKind};
 use fairground_sim::parse_scenario;
 
@@ -40,6 +40,7 @@ pub struct Host {
     truncate: Option<u64>,
     scratch: Vec<u64>,
     live: Vec<TaskLive>,
+    live_groups: Vec<GroupLive>,
     /// The trees / decision log / key chart panels (issue 8).
     insight: insight::Insight,
     groups: groups::GroupSampler,
@@ -116,6 +117,7 @@ impl Host {
             sent: 0,
             truncate: None,
             scratch: Vec::new(),
+            live_groups: Vec::new(),
             live: Vec::new(),
             insight: insight::Insight::default(),
         };
@@ -343,8 +345,10 @@ impl Host {
         let view = self.view_ns;
         if with_live {
             self.sim.live_tasks(view.min(self.sim.duration_ns), &mut self.scratch, &mut self.live);
+            self.sim.live_groups(&self.live, &mut self.scratch, &mut self.live_groups);
         } else {
             self.live.clear();
+            self.live_groups.clear();
         }
         let live = self
             .live
@@ -387,6 +391,18 @@ impl Host {
             finished: self.sim.is_finished(),
             running,
             live,
+            groups: self
+                .live_groups
+                .iter()
+                .map(|g| LiveGroup {
+                    name: g.name.clone(),
+                    cpu_ns: g.cpu_ns,
+                    lat_count: g.wakeup_latency_count,
+                    lat_p50: g.wakeup_latency_p50,
+                    lat_p99: g.wakeup_latency_p99,
+                    completion_ns: g.completion_ns,
+                })
+                .collect(),
             truncate: self.truncate.take(),
             slices,
             work_events: work.0,

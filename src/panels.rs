@@ -108,6 +108,27 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                     </tbody>
                 </table>
                 </div>
+                if !p.groups.is_empty() {
+                    <table id="groups-table" class="groups-live">
+                        <caption>{ "Workloads and cgroups so far (a schbench's latencies are its workers'; a cgroup's include its children's)" }</caption>
+                        <thead><tr>
+                            <th>{ "" }</th><th class="num">{ "CPU (% of one CPU)" }</th><th class="num">{ "Wakeups" }</th>
+                            <th class="num">{ "Lat. p50 (µs)" }</th><th class="num">{ "Lat. p99 (µs)" }</th><th class="num">{ "Completed in" }</th>
+                        </tr></thead>
+                        <tbody>
+                            { for p.groups.iter().map(|g| html! {
+                                <tr data-group={g.name.clone()}>
+                                    <td class="name">{ &g.name }</td>
+                                    <td class="num">{ logic::fmt_pct(g.cpu_ns as f64 / view as f64) }</td>
+                                    <td class="num">{ logic::fmt_int(g.lat_count) }</td>
+                                    <td class="num">{ logic::fmt_us(g.lat_p50) }</td>
+                                    <td class="num">{ logic::fmt_us(g.lat_p99) }</td>
+                                    <td class="num completion">{ g.completion_ns.map_or_else(|| "–".to_string(), logic::fmt_time) }</td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                }
                 <details class="run-details">
                     <summary>{ "Effective tunables and warnings" }</summary>
                     <table id="effective" class="kv">

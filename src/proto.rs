@@ -167,6 +167,18 @@ pub struct Live {
     pub state: u8,
 }
 
+/// A workload's or cgroup's figures so far (the engine's `GroupLive`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct LiveGroup {
+    /// "workload NAME" or "cgroup NAME".
+    pub name: String,
+    pub cpu_ns: u64,
+    pub lat_count: u64,
+    pub lat_p50: Option<u64>,
+    pub lat_p99: Option<u64>,
+    pub completion_ns: Option<u64>,
+}
+
 /// One closed stint of a task on a CPU; `why` packs (start_why << 4) | stop_why.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct WireSlice {
@@ -189,6 +201,8 @@ pub struct Progress {
     /// Per CPU: the running task (NONE when idle), since when, and why it started.
     pub running: Vec<(u32, u64, u8)>,
     pub live: Vec<Live>,
+    /// Workloads and cgroups, with `live` (empty when `live` is).
+    pub groups: Vec<LiveGroup>,
     /// Keep only the first `n` slices already sent (a rewind followed by an edit changes the
     /// future); applied before `slices`.
     pub truncate: Option<u64>,

@@ -2,7 +2,7 @@
 // of a finished run. Tests marked "[engine]" need the simulation (rows in #tasks-table). The
 // live parts (transport, timeline, edits, worker recovery) are in live.test.mjs.
 import zlib from 'node:zlib';
-import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+import { test, assert, assertEqual, BASE_URL, openFresh, download } from './harness.mjs';
 
 const DEFAULT_STEM = 'two-hogs';
 const SCREENSHOT = process.env.E2E_SCREENSHOT || '/tmp/fairground-e2e.png';
@@ -246,4 +246,22 @@ test(`screenshot of the default page (${SCREENSHOT})`, async ({ page }) => {
   await open(page);
   await settled(page, DEFAULT_STEM);
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
+});
+
+test('tasks panel: workloads and cgroups so far, with hackbench\'s completion once it has completed', async ({ page }) => {
+  await openFresh(page, '#scenario=hackbench-8cpu');
+  const rep = JSON.parse((await download(page, '#btn-export-report')).bytes.toString('utf8'));
+  await page.waitForSelector('#groups-table tr[data-group="workload hb"]', { timeout: 60_000 });
+  assertEqual(await page.locator('#groups-table tr[data-group="workload hb"] td.completion').innerText(), '–', 'not completed at time 0');
+  await page.click('#btn-end');
+  await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#groups-table tr[data-group="workload hb"] td.completion')?.innerText !== '–', null, { timeout: 60_000 });
+  const cells = await page.locator('#groups-table tr[data-group="workload hb"] td').evaluateAll((tds) => tds.map((td) => td.innerText.trim()));
+  // The same figures as the report's `workloads` at the end of the run.
+  const w = rep.workloads.find((x) => x.name === 'hb');
+  assertEqual(Number(cells[2].replace(/\D/g, '')), w.wakeup_latency_ns.count, 'wakeups');
+  const [, num, unit] = cells[5].match(/^([\d.]+) (ns|µs|ms|s)$/) ?? [];
+  const ns = Number(num) * { ns: 1, 'µs': 1e3, ms: 1e6, s: 1e9 }[unit];
+  // Shown with at most 3 decimals of its unit.
+  assert(Math.abs(ns - w.completion_ns) <= 0.0005 * { ns: 1, 'µs': 1e3, ms: 1e6, s: 1e9 }[unit] + 1, `completion ${cells[5]} vs ${w.completion_ns} ns`);
 });

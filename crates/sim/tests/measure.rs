@@ -164,3 +164,33 @@ fn wakeup_sample_sets_match_the_report() {
         assert_eq!(all, r.tasks.iter().map(|t| t.preempt_delay_ns.count as u64).sum::<u64>(), "{stem}");
     }
 }
+
+/// At the end of a run the live figures of workloads and cgroups are the report's.
+#[test]
+fn live_groups_at_the_end_are_the_reports() {
+    for stem in ["schbench-vs-stress", "seed001-group-weights", "hackbench-8cpu"] {
+        let v = fairground_sim::parse_scenario(&shipped(stem)).expect("parses");
+        let mut sim = fairground_sim::engine::Sim::new(&v).expect("builds");
+        sim.run();
+        let (mut scratch, mut tasks, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+        let end = sim.duration_ns;
+        sim.live_tasks(end, &mut scratch, &mut tasks);
+        sim.live_groups(&tasks, &mut scratch, &mut groups);
+        let r = sim.report();
+        assert_eq!(groups.len(), r.workloads.len() + r.cgroups.len(), "{stem}");
+        for w in &r.workloads {
+            let g = groups.iter().find(|g| g.name == format!("workload {}", w.name)).expect("workload");
+            let l = &w.wakeup_latency_ns;
+            assert_eq!((g.wakeup_latency_count, g.wakeup_latency_p50, g.wakeup_latency_p99, g.completion_ns), (l.count as u64, l.p50, l.p99, w.completion_ns), "{stem} {}", w.name);
+            // Its CPU time is all its tasks', messengers included.
+            let prefix = format!("{}/", w.name);
+            let cpu: u64 = r.tasks.iter().filter(|t| t.name.starts_with(&prefix)).map(|t| t.cpu_ns).sum();
+            assert_eq!(g.cpu_ns, cpu, "{stem} {}", w.name);
+        }
+        for c in &r.cgroups {
+            let g = groups.iter().find(|g| g.name == format!("cgroup {}", c.name)).expect("cgroup");
+            let l = &c.wakeup_latency_ns;
+            assert_eq!((g.cpu_ns, g.wakeup_latency_count, g.wakeup_latency_p50, g.wakeup_latency_p99), (c.cpu_ns, l.count as u64, l.p50, l.p99), "{stem} {}", c.name);
+        }
+    }
+}

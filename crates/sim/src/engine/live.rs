@@ -27,6 +27,21 @@ pub struct TaskLive {
     pub state: u8,
 }
 
+/// A workload's or cgroup's figures so far, as the report's `workloads` and `cgroups` count
+/// them (a schbench's latencies are its workers'; a cgroup's include its descendants').
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GroupLive {
+    /// "workload NAME" or "cgroup NAME", as the A/B tables name them.
+    pub name: String,
+    /// CPU time of all its tasks (a workload's messengers included).
+    pub cpu_ns: u64,
+    pub wakeup_latency_count: u64,
+    pub wakeup_latency_p50: Option<u64>,
+    pub wakeup_latency_p99: Option<u64>,
+    /// A workload's completion time once it has completed (from its start).
+    pub completion_ns: Option<u64>,
+}
+
 /// Nearest-rank p50 and p99 (as `stats::nearest_rank`) without sorting: two selections, so a
 /// live view can ask for them many times a second.
 fn percentiles_50_99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
@@ -76,6 +91,25 @@ impl Sim {
                     TState::Running => 3,
                 },
             });
+        }
+    }
+
+    /// Every workload's and cgroup's figures so far, from the tasks' (`live_tasks` at the same
+    /// instant). `scratch` is reused for the percentiles.
+    pub fn live_groups(&self, tasks: &[TaskLive], scratch: &mut Vec<u64>, out: &mut Vec<GroupLive>) {
+        out.clear();
+        let mut push = |name: String, all: &mut dyn Iterator<Item = u32>, measured: &mut dyn Iterator<Item = u32>, completion_ns: Option<u64>| {
+            let cpu_ns = all.map(|t| tasks.get(t as usize).map_or(0, |l| l.cpu_ns)).sum();
+            scratch.clear();
+            measured.for_each(|t| scratch.extend_from_slice(&self.tasks[t as usize].stats.wakeup_latency));
+            let (p50, p99) = percentiles_50_99(scratch);
+            out.push(GroupLive { name, cpu_ns, wakeup_latency_count: scratch.len() as u64, wakeup_latency_p50: p50, wakeup_latency_p99: p99, completion_ns });
+        };
+        for (wi, w) in self.wl.iter().enumerate() {
+            push(format!("workload {}", w.name), &mut (w.first..w.first + w.ntasks), &mut self.workload_members(wi), w.done_at.map(|t| t - w.start_ns));
+        }
+        for (g, m) in self.cgroups.iter().zip(self.cgroup_members()) {
+            push(format!("cgroup {}", g.name), &mut m.iter().copied(), &mut m.iter().copied(), None);
         }
     }
 

@@ -13,7 +13,7 @@ pub mod stats;
 pub mod task;
 pub mod trace;
 mod live;
-pub use live::TaskLive;
+pub use live::{GroupLive, TaskLive};
 pub use report::Samples;
 pub mod workloads;
 
