@@ -109,7 +109,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                 </table>
                 </div>
                 if !p.groups.is_empty() {
-                    <table id="groups-table" class="groups-live">
+                    <table id="live-groups" class="groups-live">
                         <caption>{ "Workloads and cgroups so far (a schbench's latencies are its workers'; a cgroup's include its children's)" }</caption>
                         <thead><tr>
                             <th>{ "" }</th><th class="num">{ "CPU (% of one CPU)" }</th><th class="num">{ "Wakeups" }</th>

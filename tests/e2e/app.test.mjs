@@ -251,12 +251,12 @@ test(`screenshot of the default page (${SCREENSHOT})`, async ({ page }) => {
 test('tasks panel: workloads and cgroups so far, with hackbench\'s completion once it has completed', async ({ page }) => {
   await openFresh(page, '#scenario=hackbench-8cpu');
   const rep = JSON.parse((await download(page, '#btn-export-report')).bytes.toString('utf8'));
-  await page.waitForSelector('#groups-table tr[data-group="workload hb"]', { timeout: 60_000 });
-  assertEqual(await page.locator('#groups-table tr[data-group="workload hb"] td.completion').innerText(), '–', 'not completed at time 0');
+  await page.waitForSelector('#live-groups tr[data-group="workload hb"]', { timeout: 60_000 });
+  assertEqual(await page.locator('#live-groups tr[data-group="workload hb"] td.completion').innerText(), '–', 'not completed at time 0');
   await page.click('#btn-end');
   await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
-  await page.waitForFunction(() => document.querySelector('#groups-table tr[data-group="workload hb"] td.completion')?.innerText !== '–', null, { timeout: 60_000 });
-  const cells = await page.locator('#groups-table tr[data-group="workload hb"] td').evaluateAll((tds) => tds.map((td) => td.innerText.trim()));
+  await page.waitForFunction(() => document.querySelector('#live-groups tr[data-group="workload hb"] td.completion')?.innerText !== '–', null, { timeout: 60_000 });
+  const cells = await page.locator('#live-groups tr[data-group="workload hb"] td').evaluateAll((tds) => tds.map((td) => td.innerText.trim()));
   // The same figures as the report's `workloads` at the end of the run.
   const w = rep.workloads.find((x) => x.name === 'hb');
   assertEqual(Number(cells[2].replace(/\D/g, '')), w.wakeup_latency_ns.count, 'wakeups');
