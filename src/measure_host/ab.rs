@@ -5,7 +5,7 @@
 use fairground_sim::engine::Sim;
 use fairground_sim::measure::csv::rows_csv;
 use fairground_sim::measure::{parse_assignment, run_variant, Assignment, Histogram, Row};
-use fairground_sim::report::{LatencyStats, Report};
+use fairground_sim::report::{CgroupReport, LatencyStats, Report, TaskReport, WorkloadReport};
 use fairground_sim::scenario::{self, Limits};
 use serde::{Deserialize, Serialize};
 
@@ -152,16 +152,23 @@ fn match_by_name<T>(a: &[T], b: &[T], name: impl Fn(&T) -> String, figs: impl Fn
 /// Workloads first (schbench's and hackbench's own figures, what the threads quote), then tasks,
 /// then cgroups.
 fn tables(ra: &Report, rb: &Report) -> Vec<AbTask> {
-    let mut out = match_by_name(&ra.workloads, &rb.workloads, |w| format!("workload {}", w.name), |w| {
-        figures(None, None, w.completion_ns, &w.wakeup_latency_ns)
-    });
-    out.extend(match_by_name(&ra.tasks, &rb.tasks, |t| t.name.clone(), |t| {
-        figures(Some(t.cpu_ns), Some(t.wakeup_preemptions), None, &t.wakeup_latency_ns)
-    }));
-    out.extend(match_by_name(&ra.cgroups, &rb.cgroups, |g| format!("cgroup {}", g.name), |g| {
-        figures(Some(g.cpu_ns), None, None, &g.wakeup_latency_ns)
-    }));
+    let mut out = match_by_name(&ra.workloads, &rb.workloads, |w| format!("workload {}", w.name), workload_figures);
+    out.extend(match_by_name(&ra.tasks, &rb.tasks, |t| t.name.clone(), task_figures));
+    out.extend(match_by_name(&ra.cgroups, &rb.cgroups, |g| format!("cgroup {}", g.name), cgroup_figures));
     out
+}
+
+/// A workload's figures: its own (schbench's and hackbench's), what the threads quote.
+pub(super) fn workload_figures(w: &WorkloadReport) -> Vec<(String, Option<f64>)> {
+    figures(None, None, w.completion_ns, &w.wakeup_latency_ns)
+}
+
+pub(super) fn task_figures(t: &TaskReport) -> Vec<(String, Option<f64>)> {
+    figures(Some(t.cpu_ns), Some(t.wakeup_preemptions), None, &t.wakeup_latency_ns)
+}
+
+pub(super) fn cgroup_figures(g: &CgroupReport) -> Vec<(String, Option<f64>)> {
+    figures(Some(g.cpu_ns), None, None, &g.wakeup_latency_ns)
 }
 
 /// The table as the threads post theirs: a heading per entity, then `figure  A  B  change`

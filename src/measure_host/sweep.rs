@@ -8,7 +8,7 @@ use fairground_sim::report::Report;
 use fairground_sim::scenario::Limits;
 use serde::{Deserialize, Serialize};
 
-use super::pct_table;
+use super::ab::{cgroup_figures, task_figures, workload_figures};
 
 /// Most points one sweep in the app may have (each is a whole run).
 pub const MAX_SWEEP_POINTS: usize = 200;
@@ -31,25 +31,10 @@ pub struct SweepFigures {
 
 /// Workloads, tasks, cgroups: the same entities and figures as an A/B table's side.
 fn entities(r: &Report) -> Vec<Entity> {
-    let mut out = Vec::new();
-    for w in &r.workloads {
-        let mut f = vec![("wakeups".to_string(), Some(w.wakeup_latency_ns.count as f64))];
-        f.push(("completion_ms".into(), w.completion_ns.map(|c| c as f64 / 1e6)));
-        f.extend(pct_table(&w.wakeup_latency_ns));
-        out.push(Entity { name: format!("workload {}", w.name), figures: f });
-    }
-    for t in &r.tasks {
-        let mut f = vec![("cpu_ms".to_string(), Some(t.cpu_ns as f64 / 1e6)), ("wakeups".into(), Some(t.wakeup_latency_ns.count as f64))];
-        f.push(("wakeup_preemptions".into(), Some(t.wakeup_preemptions as f64)));
-        f.extend(pct_table(&t.wakeup_latency_ns));
-        out.push(Entity { name: t.name.clone(), figures: f });
-    }
-    for g in &r.cgroups {
-        let mut f = vec![("cpu_ms".to_string(), Some(g.cpu_ns as f64 / 1e6)), ("wakeups".into(), Some(g.wakeup_latency_ns.count as f64))];
-        f.extend(pct_table(&g.wakeup_latency_ns));
-        out.push(Entity { name: format!("cgroup {}", g.name), figures: f });
-    }
-    out
+    let workloads = r.workloads.iter().map(|w| Entity { name: format!("workload {}", w.name), figures: workload_figures(w) });
+    let tasks = r.tasks.iter().map(|t| Entity { name: t.name.clone(), figures: task_figures(t) });
+    let cgroups = r.cgroups.iter().map(|g| Entity { name: format!("cgroup {}", g.name), figures: cgroup_figures(g) });
+    workloads.chain(tasks).chain(cgroups).collect()
 }
 
 /// Run `text` with `path` set to `value` (JSON, or a bare word as in B's changes), and the
