@@ -317,8 +317,29 @@ fn shorten(s: &str, max: usize) -> String {
     }
 }
 
+/// The page's scenario text as JSON (Null when there is none or it does not parse), for the
+/// panels that offer choices from it.
+pub fn doc_of(text: &Option<String>) -> serde_json::Value {
+    text.as_deref().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(serde_json::Value::Null)
+}
+
+/// The names of the entries of array `key` ("tasks", "workloads", "cgroups"), in file order,
+/// "?" for an entry without one.
+pub fn entry_names(doc: &serde_json::Value, key: &str) -> Vec<String> {
+    let name = |x: &serde_json::Value| x.get("name").and_then(serde_json::Value::as_str).unwrap_or("?").to_string();
+    doc.get(key).and_then(serde_json::Value::as_array).map_or_else(Vec::new, |xs| xs.iter().map(name).collect())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn entry_names_follow_the_file() {
+        let doc = doc_of(&Some(r#"{ "tasks": [ { "name": "a" }, { "count": 2 } ], "cgroups": 3 }"#.into()));
+        assert_eq!(entry_names(&doc, "tasks"), ["a", "?"]);
+        assert!(entry_names(&doc, "cgroups").is_empty() && entry_names(&doc, "workloads").is_empty());
+        assert_eq!(doc_of(&Some("{ broken".into())), serde_json::Value::Null);
+    }
+
     use super::*;
 
     #[test]

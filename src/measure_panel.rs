@@ -12,6 +12,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::app::now_ms;
+use crate::logic::{doc_of, entry_names};
 use crate::export_web::{save_canvas_png, save_text, Handoff, Ping};
 use std::rc::Rc;
 
@@ -95,10 +96,6 @@ pub struct MeasurePanel {
     sent_text: Option<String>,
 }
 
-fn doc_of(text: &Option<String>) -> Value {
-    text.as_deref().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null)
-}
-
 fn policy_index(doc: &Value) -> usize {
     let p = doc.pointer("/scheduler/policy").and_then(Value::as_str).unwrap_or("");
     POLICIES.iter().position(|x| *x == p).unwrap_or(0)
@@ -110,16 +107,7 @@ fn targets(kind: &str, doc: &Value) -> Vec<(String, String)> {
     match kind {
         "feature" => FEATURES.iter().filter(|f| f.defaults[pi].is_some()).map(|f| (f.key.to_string(), f.key.to_string())).collect(),
         "policy" => POLICIES.iter().filter(|p| **p != POLICIES[pi]).map(|p| (p.to_string(), p.to_string())).collect(),
-        "latency_nice" | "nice" => doc
-            .get("tasks")
-            .and_then(Value::as_array)
-            .map(|ts| {
-                ts.iter()
-                    .enumerate()
-                    .map(|(i, t)| (i.to_string(), format!("tasks[{i}] {}", t.get("name").and_then(Value::as_str).unwrap_or("?"))))
-                    .collect()
-            })
-            .unwrap_or_default(),
+        "latency_nice" | "nice" => entry_names(doc, "tasks").into_iter().enumerate().map(|(i, n)| (i.to_string(), format!("tasks[{i}] {n}"))).collect(),
         _ => Vec::new(),
     }
 }
@@ -265,14 +253,9 @@ impl MeasurePanel {
 
 /// The sets besides one task a histogram can be of, named as the worker names them.
 fn hist_sets(doc: &Value) -> Vec<String> {
-    let names = |key: &str, prefix: &str| -> Vec<String> {
-        doc.get(key).and_then(Value::as_array).map_or_else(Vec::new, |xs| {
-            xs.iter().filter_map(|x| x.get("name").and_then(Value::as_str)).map(|n| format!("{prefix}{n}")).collect()
-        })
-    };
     let mut out = vec!["all tasks".to_string()];
-    out.extend(names("workloads", "workload "));
-    out.extend(names("cgroups", "cgroup "));
+    out.extend(entry_names(doc, "workloads").into_iter().map(|n| format!("workload {n}")));
+    out.extend(entry_names(doc, "cgroups").into_iter().map(|n| format!("cgroup {n}")));
     out
 }
 

@@ -8,6 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::app::now_ms;
+use crate::logic::{doc_of, entry_names};
 use crate::export_web::{save_canvas_png, save_text};
 use crate::measure_host::{by_series, default_values, series, sweep_csv, value_label, Answer, Request, SweepFigures, FIGURES, FIGURE_SETS, MAX_SWEEP_POINTS};
 use crate::proto::{Input, Output};
@@ -92,19 +93,10 @@ pub struct SweepPanel {
     _url: Option<gloo::file::ObjectUrl>,
 }
 
-fn doc_of(text: &Option<String>) -> Value {
-    text.as_deref().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null)
-}
-
 /// (value, label) choices of what to sweep, by kind: task and workload entries, or tunables.
 fn targets(kind: &str, doc: &Value) -> Vec<(String, String)> {
     let entries = |key: &str, short: &str| -> Vec<(String, String)> {
-        doc.get(key).and_then(Value::as_array).map_or_else(Vec::new, |xs| {
-            xs.iter()
-                .enumerate()
-                .map(|(i, x)| (format!("{key}[{i}]"), format!("{short} {}", x.get("name").and_then(Value::as_str).unwrap_or("?"))))
-                .collect()
-        })
+        entry_names(doc, key).into_iter().enumerate().map(|(i, n)| (format!("{key}[{i}]"), format!("{short} {n}"))).collect()
     };
     match kind {
         "latency_nice" | "nice" => {
