@@ -20,12 +20,11 @@ use crate::proto::{Input, Output, Progress, RunInfo};
 use crate::storage;
 use crate::timeline::StoreRef;
 use crate::worker::SimWorker;
+use crate::worker_pool::WORKER_JS;
 
 mod actions;
 pub(crate) mod teach;
 
-/// Path of the worker's script in the built site (trunk `data-type="worker"`).
-const WORKER_JS: &str = "./fairground-worker.js";
 /// A request unanswered for this long means the worker is gone (answers take ~40 ms).
 const WATCHDOG_MS: f64 = 15_000.0;
 /// Simulated time per second of wall time; the last entry runs as fast as the worker can.

@@ -6,7 +6,6 @@
 
 use gloo::file::ObjectUrl;
 use gloo::timers::callback::Interval;
-use gloo::worker::{Spawnable, WorkerBridge};
 use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -19,10 +18,8 @@ use std::rc::Rc;
 use crate::measure_host::{AbTable, Answer, ExportKind, LogHist, Request};
 use crate::proto::{Input, Output};
 use crate::settings::{Kind, FEATURES, POLICIES};
-use crate::worker::SimWorker;
+use crate::worker_pool::{Answered, Pool};
 
-/// The worker's script (the same one as the timeline's worker; a second instance of it).
-const WORKER_JS: &str = "./fairground-worker.js";
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -45,7 +42,7 @@ pub enum Msg {
     Perfetto,
     PerfettoPing,
     PerfettoPong,
-    Answer(u32, Output),
+    Answer(Answered),
     /// What B changes: the kind, the target, the value; or the changes typed in.
     Kind(String),
     Target(String),
@@ -66,8 +63,9 @@ pub enum Msg {
 }
 
 pub struct MeasurePanel {
-    bridge: Option<WorkerBridge<SimWorker>>,
-    gen: u32,
+    /// This panel's measuring worker (one request at a time).
+    pool: Pool,
+    on: Callback<Answered>,
     job: Option<(Job, f64)>,
     error: Option<String>,
     status: Option<String>,
@@ -185,19 +183,12 @@ impl MeasurePanel {
             self.error = Some("No scenario is loaded.".into());
             return;
         };
-        if self.bridge.is_none() {
-            self.gen = self.gen.wrapping_add(1);
-            let (gen, link) = (self.gen, ctx.link().clone());
-            self.bridge = Some(SimWorker::spawner().callback(move |o| link.send_message(Msg::Answer(gen, o))).spawn(WORKER_JS));
-        }
-        if let Some(b) = &self.bridge {
-            self.error = None;
-            self.sent_text = Some(text.clone());
-            b.send(Input::Measure(req(text)));
-            self.job = Some((job, now_ms()));
-            let link = ctx.link().clone();
-            self.ticker = Some(Interval::new(1000, move || link.send_message(Msg::Tick)));
-        }
+        self.error = None;
+        self.sent_text = Some(text.clone());
+        self.pool.send(0, Input::Measure(req(text)), &self.on);
+        self.job = Some((job, now_ms()));
+        let link = ctx.link().clone();
+        self.ticker = Some(Interval::new(1000, move || link.send_message(Msg::Tick)));
     }
 
     fn answered(&mut self, job: Job, answer: Answer, ms: f64) {
@@ -279,10 +270,10 @@ impl Component for MeasurePanel {
     type Message = Msg;
     type Properties = Props;
 
-    fn create(_ctx: &Context<Self>) -> Self {
+    fn create(ctx: &Context<Self>) -> Self {
         MeasurePanel {
-            bridge: None,
-            gen: 0,
+            pool: Pool::default(),
+            on: ctx.link().callback(Msg::Answer),
             job: None,
             error: None,
             status: None,
@@ -338,8 +329,8 @@ impl Component for MeasurePanel {
                 }
                 self.post_to_perfetto();
             }
-            Msg::Answer(gen, out) => {
-                if gen != self.gen {
+            Msg::Answer((gen, _, out)) => {
+                if gen != self.pool.gen() {
                     return false;
                 }
                 let job = self.job.take().map(|j| j.0);
@@ -352,7 +343,7 @@ impl Component for MeasurePanel {
                     }
                     (Output::Measured { answer, ms }, Some(job)) => self.answered(job, answer, ms),
                     (Output::Crashed { message }, _) => {
-                        self.bridge = None;
+                        self.pool.drop_slot(0);
                         self.perfetto = None;
                         self.error = Some(format!(
                             "The measuring worker crashed ({message}). The run on screen is not affected; the next request starts a new worker."
@@ -385,7 +376,7 @@ impl Component for MeasurePanel {
             Msg::Cancel => {
                 // The worker cannot be interrupted mid-run: stop listening to it (it closes
                 // once its run is done) and start a fresh one for the next request.
-                self.bridge = None;
+                self.pool.cancel();
                 self.job = None;
                 self.ticker = None;
                 self.perfetto = None;

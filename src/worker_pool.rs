@@ -9,8 +9,9 @@ use yew::Callback;
 use crate::proto::{Input, Output};
 use crate::worker::SimWorker;
 
-/// The worker's script (the same one as the timeline's worker).
-const WORKER_JS: &str = "./fairground-worker.js";
+/// Path of the simulation worker's script in the built site (trunk `data-type="worker"`);
+/// the timeline's worker and the measuring ones are instances of it.
+pub(crate) const WORKER_JS: &str = "./fairground-worker.js";
 
 /// An answer: the generation it belongs to, the slot that answered, what it said.
 pub type Answered = (u32, usize, Output);
