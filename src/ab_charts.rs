@@ -43,6 +43,9 @@ pub enum Msg {
 pub struct AbCharts {
     entity: Option<String>,
     log_y: bool,
+    /// The histogram needs drawing again (its set or scale changed); hovering the timelines
+    /// redraws them, not it.
+    hist_dirty: bool,
     stores: Option<(Store, Store)>,
     /// The window shown: (start, span) in ns.
     win: (f64, f64),
@@ -176,6 +179,7 @@ impl Component for AbCharts {
         AbCharts {
             entity: None,
             log_y: true,
+            hist_dirty: true,
             stores: None,
             win: (0.0, span),
             drag: None,
@@ -191,6 +195,7 @@ impl Component for AbCharts {
     fn changed(&mut self, ctx: &Context<Self>, _old: &Props) -> bool {
         self.stores = None;
         self.cursor = None;
+        self.hist_dirty = true;
         self.win = (0.0, ctx.props().ab.traces.as_ref().map_or(1.0, |t| t.duration_ns.max(1) as f64));
         true
     }
@@ -198,8 +203,14 @@ impl Component for AbCharts {
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         let d = ctx.props().ab.traces.as_ref().map_or(1.0, |t| t.duration_ns.max(1) as f64);
         match msg {
-            Msg::Entity(e) => self.entity = Some(e),
-            Msg::LogY(on) => self.log_y = on,
+            Msg::Entity(e) => {
+                self.entity = Some(e);
+                self.hist_dirty = true;
+            }
+            Msg::LogY(on) => {
+                self.log_y = on;
+                self.hist_dirty = true;
+            }
             Msg::Wheel(x, dy) => {
                 // Zoom around the instant under the pointer, on both timelines at once.
                 let at = self.time_at(x);
@@ -238,7 +249,10 @@ impl Component for AbCharts {
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
         let ab = ctx.props().ab.clone();
-        self.draw_hist(&ab);
+        if self.hist_dirty {
+            self.draw_hist(&ab);
+            self.hist_dirty = false;
+        }
         let Some(t) = &ab.traces else { return };
         if self.stores.is_none() {
             self.stores = Some(stores(t));
