@@ -378,13 +378,6 @@ impl Component for SweepPanel {
         true
     }
 
-    fn changed(&mut self, ctx: &Context<Self>, old: &Props) -> bool {
-        // A sweep describes the scenario it ran; a finished one stays (it says which), a
-        // running one goes on with the text it was given.
-        let _ = (ctx, old);
-        true
-    }
-
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
         if !self.drawn {
             self.draw();
