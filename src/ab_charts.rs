@@ -77,7 +77,7 @@ fn lane_h(cpus: u32) -> f64 {
 impl AbCharts {
     fn entity_now(&self, t: &AbTable) -> Option<String> {
         let e = self.entity.as_ref().filter(|e| t.hists.iter().any(|h| &h.name == *e));
-        e.cloned().or_else(|| t.hists.first().map(|h| h.name.clone()))
+        e.cloned().or_else(|| t.focus.clone()).or_else(|| t.hists.first().map(|h| h.name.clone()))
     }
 
     fn draw_hist(&self, t: &AbTable) {

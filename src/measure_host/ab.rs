@@ -44,6 +44,9 @@ pub struct AbTable {
     pub text: String,
     /// Each sample set's log2 histogram under A and B (all tasks, workloads, cgroups, tasks).
     pub hists: Vec<AbHist>,
+    /// The set B's first change is about (the task, workload or cgroup it edits), which the
+    /// page shows first; None when it changes the whole scenario (a feature, the policy).
+    pub focus: Option<String>,
     /// Both runs' slices, for timelines side by side; None when the runs are too long to send.
     pub traces: Option<AbTraces>,
 }
@@ -207,6 +210,22 @@ fn hists_of(a: &Sim, b: &Sim) -> Vec<AbHist> {
     out
 }
 
+/// The histogram set B's first change edits: `tasks[i]…` is that entry's task (its first when
+/// it has a count), `workloads[i]…` and `cgroups[i]…` the workload or cgroup.
+fn focus(text: &str, changes: &[Assignment], hists: &[AbHist]) -> Option<String> {
+    let doc = fairground_sim::scenario::parse_jsonc(text).ok()?;
+    let (key, rest) = changes.first()?.path.split_once('[')?;
+    let i: usize = rest.split_once(']')?.0.parse().ok()?;
+    let name = doc.get(key)?.get(i)?.get("name")?.as_str()?;
+    let want = match key {
+        "workloads" => format!("workload {name}"),
+        "cgroups" => format!("cgroup {name}"),
+        _ => name.to_string(),
+    };
+    let task_of_entry = |h: &&AbHist| key == "tasks" && h.name.strip_prefix(name).is_some_and(|r| r.starts_with('/'));
+    hists.iter().find(|h| h.name == want).or_else(|| hists.iter().find(task_of_entry)).map(|h| h.name.clone())
+}
+
 pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
     let changes = parse_changes(b)?;
     let v = fairground_sim::parse_scenario(text).map_err(|e| e.to_string())?;
@@ -214,6 +233,7 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
     let mut sa = run_variant(text, &[], &Limits::BROWSER, trace).map_err(|e| e.to_string())?;
     let mut sb = run_variant(text, &changes, &Limits::BROWSER, trace).map_err(|e| e.to_string())?;
     let hists = hists_of(&sa, &sb);
+    let shown_first = focus(text, &changes, &hists);
     let (a, b) = (slices_of(&sa), slices_of(&sb));
     let traces = (trace && a.len().max(b.len()) <= MAX_SENT_SLICES).then(|| AbTraces {
         cpus_a: sa.cpus.len() as u32,
@@ -243,6 +263,7 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
         csv: rows_csv(&rows),
         csv_name: format!("{}-ab.csv", file_stem(&c.a.scenario)),
         text,
+        focus: shown_first,
         hists,
         traces,
     })

@@ -413,3 +413,13 @@ fn a_real_trace_imports_as_a_scenario_the_simulator_runs() {
     let e = import_trace(trace, "bogus-policy").unwrap_err();
     assert!(e.contains("bogus-policy"), "{e}");
 }
+
+#[test]
+fn the_histogram_shown_first_is_of_what_b_changes() {
+    // clamp-lesson: tasks[0] is "hog" with a count of 2, tasks[1] "waker" with 2.
+    assert_eq!(ok(compare_ab(CLAMP, "tasks[1].latency_nice=-20")).focus.as_deref(), Some("waker/0"));
+    assert_eq!(ok(compare_ab(CLAMP, "scheduler.features.latency_max_clamp_wakeup=false")).focus, None);
+    let hb = include_str!("../../static/scenarios/hackbench-8cpu.json");
+    assert_eq!(ok(compare_ab(hb, "workloads[0].latency_nice=19")).focus.as_deref(), Some("workload hb"));
+    assert_eq!(ok(compare_ab(ALONE, "tasks[0].nice=3")).focus.as_deref(), Some("cyc"));
+}
