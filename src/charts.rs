@@ -44,7 +44,7 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
     let label = |x: &f64| {
         let i = x.floor() as usize;
         let centred = (x - i as f64 - 0.5).abs() < 1e-6;
-        if centred && i % every == 0 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
+        if centred && i.is_multiple_of(every) { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
     };
     let count = |v: &f64| {
         if !log_y {
@@ -104,7 +104,7 @@ fn try_lines(canvas: &HtmlCanvasElement, title: &str, x_desc: &str, y_desc: &str
     let every = n.div_ceil(20).max(1);
     let label = |x: &f64| {
         let i = x.round();
-        if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) % every == 0 { xs.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+        if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize).is_multiple_of(every) { xs.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
     };
     chart.configure_mesh().x_labels(n.min(200) * 2 + 1).max_light_lines(0).x_label_formatter(&label).x_desc(x_desc).y_desc(y_desc).draw().ok()?;
     for (k, (name, ys)) in series.iter().enumerate() {
