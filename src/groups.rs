@@ -97,9 +97,12 @@ fn view_group(g: &GroupsInfo, i: usize, shown: usize, cpus: usize) -> Html {
     }
 }
 
-/// The lowest and highest weight sampled, on any CPU: the sparkline's scale.
+/// The lowest and highest weight so far on any CPU: sampled, and now (the view may stand
+/// between two samples, after a change the samples have not caught yet).
 fn range(g: &GroupsInfo, i: usize, cpus: usize) -> String {
-    let all = g.weights.iter().flat_map(|w| w.iter().skip(i * cpus).take(cpus).copied());
+    let sampled = g.weights.iter().flat_map(|w| w.iter().skip(i * cpus).take(cpus).copied());
+    let now = g.now.get(i).into_iter().flatten().map(|c| c.weight.min(u32::MAX as u64) as u32);
+    let all = sampled.chain(now);
     match all.fold(None, |m: Option<(u32, u32)>, x| Some(m.map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))))) {
         Some((lo, hi)) => format!("{lo}–{hi}"),
         None => String::new(),
