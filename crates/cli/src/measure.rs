@@ -167,11 +167,11 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
     out += &format!("{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", param.rsplit('.').next().unwrap_or(&param), "task", "wakeups", "p50 µs", "p75", "p90", "p95", "p99", "max");
     for r in &rows {
         if by_name.is_some() {
-            out += &format!("{:<10} ", r["by"].to_string());
+            out += &format!("{:<10} ", shown(&r["by"]));
         }
         out += &format!(
             "{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
-            r["value"].to_string(),
+            shown(&r["value"]),
             r["task"].as_str().or(r["workload"].as_str()).unwrap_or(""),
             r["wakeups"],
             us(&r["p50"]),
@@ -183,6 +183,11 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         );
     }
     emit(&out)
+}
+
+/// A swept value as the text table shows it: a string without its JSON quotes.
+fn shown(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
 /// Copy `extra`'s keys into the object `row`.

@@ -127,3 +127,12 @@ fn sweep_by_a_second_parameter_runs_every_pair() {
     assert_eq!(code, 2, "--by without values");
     assert!(err.contains("--by"), "{err}");
 }
+
+/// A sweep over policies shows their names as typed, not as JSON strings.
+#[test]
+fn a_sweep_over_words_prints_them_plain() {
+    let (code, out, err) = fg(&["sweep", "static/scenarios/two-hogs.json", "--param", "scheduler.policy", "--values", "cfs-v6.2,eevdf-v6.12"]);
+    assert_eq!(code, 0, "{err}");
+    let firsts: Vec<&str> = out.lines().skip(1).filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(firsts, ["cfs-v6.2", "cfs-v6.2", "eevdf-v6.12", "eevdf-v6.12"], "{out}");
+}
