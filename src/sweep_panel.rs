@@ -125,6 +125,7 @@ impl SweepPanel {
             "latency_nice" | "nice" if !t.is_empty() => format!("{t}.{}", self.kind),
             "tunable" => t,
             "cpus" => "machine.cpus".into(),
+            "policy" => "scheduler.policy".into(),
             "custom" => self.custom.trim().to_string(),
             _ => String::new(),
         }
@@ -398,7 +399,7 @@ impl Component for SweepPanel {
                 <div class="ab-choose">
                     <label for="sweep-kind">{ "Vary" }</label>
                     <select id="sweep-kind" onchange={sel(Msg::Kind)} disabled={running}>
-                        { for [("latency_nice", "a latency nice"), ("nice", "a nice"), ("cpus", "the number of CPUs"), ("tunable", "a tunable"), ("custom", "any path")]
+                        { for [("latency_nice", "a latency nice"), ("nice", "a nice"), ("cpus", "the number of CPUs"), ("policy", "the policy"), ("tunable", "a tunable"), ("custom", "any path")]
                             .iter().map(|(v, l)| html! { <option value={*v} selected={self.kind == *v}>{ *l }</option> }) }
                     </select>
                     if matches!(self.kind.as_str(), "latency_nice" | "nice" | "tunable") {

@@ -355,6 +355,9 @@ fn sweep_series_and_csv_follow_the_points() {
     assert!(csv.lines().nth(1).is_some_and(|l| l.starts_with("tasks[1].latency_nice,-20,")));
     assert_eq!(value_label("\"eevdf-v6.6\""), "eevdf-v6.6");
     assert_eq!(default_values("tasks[0].latency_nice"), "19..-20");
+    // Every policy the app offers, by default, when the policy is swept.
+    let policies = fairground_sim::measure::parse_values(default_values("scheduler.policy")).expect("values");
+    assert_eq!(policies.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>(), crate::settings::POLICIES);
     let n = fairground_sim::measure::parse_values(default_values("tasks[0].latency_nice")).map(|v| v.len());
     assert_eq!(n, Ok(40), "the default latency-nice sweep is the seed's full range");
 }
