@@ -2,14 +2,9 @@
 // click-to-seek, "why did this run?" from a timeline click, the rb-tree view (node count,
 // leftmost, curr beside, the v12 latency tree, EEVDF's V line, the step's operations) and the
 // key chart.
-import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+import { test, assert, assertEqual, openFresh } from './harness.mjs';
 
-async function fresh(page, fragment) {
-  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
-  await page.evaluate(() => localStorage.clear());
-  await page.reload({ waitUntil: 'load' });
-  await page.waitForFunction(() => !document.querySelector('#status') && document.querySelector('#run'), null, { timeout: 60_000 });
-}
+const fresh = (page, fragment) => openFresh(page, fragment);
 
 const viewNs = (page) => page.locator('#run').evaluate((r) => Number(r.dataset.viewNs));
 

@@ -2,19 +2,14 @@
 // canvas, live edits recorded in the scenario, share links of edited runs, reloads, the
 // scheduler panel, worker recovery, shortcuts and layouts.
 import zlib from 'node:zlib';
-import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+import { test, assert, assertEqual, openFresh } from './harness.mjs';
 
 // The first two colours of the palette (src/raster.rs): tasks 0 and 1.
 const BLUE = [0x00, 0x72, 0xb2];
 const ORANGE = [0xe6, 0x9f, 0x00];
 
 /** Open a fragment with no saved experiment, and wait until the run is on screen at time 0. */
-async function fresh(page, fragment) {
-  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
-  await page.evaluate(() => localStorage.clear());
-  await page.reload({ waitUntil: 'load' });
-  await ready(page);
-}
+const fresh = (page, fragment) => openFresh(page, fragment);
 
 async function ready(page) {
   await page.waitForFunction(() => !document.querySelector('#status') && document.querySelector('#run'), null, { timeout: 60_000 });

@@ -3,14 +3,9 @@
 // presenter mode and its keys, lesson links (good and broken), the PNG export, and group
 // weights. What the page says is checked each time.
 import fs from 'node:fs';
-import { test, assert, assertEqual, BASE_URL } from './harness.mjs';
+import { test, assert, assertEqual, openFresh } from './harness.mjs';
 
-async function fresh(page, fragment) {
-  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
-  await page.evaluate(() => localStorage.clear());
-  await page.reload({ waitUntil: 'load' });
-  await ready(page);
-}
+const fresh = (page, fragment) => openFresh(page, fragment);
 
 async function ready(page) {
   await page.waitForFunction(() => !document.querySelector('#status') && document.querySelector('#run'), null, { timeout: 60_000 });
