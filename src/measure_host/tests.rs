@@ -258,9 +258,7 @@ fn workloads_come_first_and_cgroups_last() {
 
 /// The clamp lesson's samples of `task`, straight from a run of the core.
 fn samples(text: &str, task: &str) -> Vec<u64> {
-    let v = ok(fairground_sim::parse_scenario(text).map_err(|e| e.to_string()));
-    let mut sim = ok(Sim::new(&v).map_err(|e| e.to_string()));
-    sim.run();
+    let sim = ok(full_run(text, false));
     sim.tasks.iter().find(|t| t.name == task).map(|t| t.stats.wakeup_latency.clone()).unwrap_or_default()
 }
 
@@ -367,9 +365,7 @@ fn preempt_delay_histograms_count_the_involuntary_waits() {
     // Two hogs on one CPU, 100 ms: each is switched out at ticks and waits while the other
     // runs; every wait is a preempt-delay sample and none is a wakeup.
     let h = ok(histogram(HOGS, "all tasks", None, true));
-    let v = ok(fairground_sim::parse_scenario(HOGS).map_err(|e| e.to_string()));
-    let mut sim = ok(Sim::new(&v).map_err(|e| e.to_string()));
-    sim.run();
+    let sim = ok(full_run(HOGS, false));
     let want: u64 = sim.tasks.iter().map(|t| t.stats.preempt_delay.len() as u64).sum();
     assert!(want >= 20, "{want} preemptions in 100 ms of 4 ms ticks");
     assert_eq!(h.counts.iter().sum::<u64>(), want);

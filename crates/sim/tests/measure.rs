@@ -57,6 +57,14 @@ fn assignments_set_paths() {
     assert!(parse_assignment("nonsense").is_err());
 }
 
+/// A whole run of a scenario's text, kept for its samples.
+fn finished(text: &str) -> fairground_sim::engine::Sim {
+    let v = fairground_sim::parse_scenario(text).expect("valid");
+    let mut sim = fairground_sim::engine::Sim::new(&v).expect("builds");
+    sim.run();
+    sim
+}
+
 fn shipped(stem: &str) -> String {
     std::fs::read_to_string(format!("{}/../../static/scenarios/{stem}.json", env!("CARGO_MANIFEST_DIR"))).expect("shipped")
 }
@@ -100,9 +108,7 @@ fn latency_nice_sweep_shows_the_trend_and_can_stop() {
 #[test]
 fn csv_exports_hold_every_sample_and_row() {
     use fairground_sim::measure::csv::{rows_csv, samples_csv};
-    let v = fairground_sim::parse_scenario(&shipped("mixed-behaviours")).expect("valid");
-    let mut s = fairground_sim::engine::Sim::new(&v).expect("sim");
-    s.run();
+    let s = finished(&shipped("mixed-behaviours"));
     let csv = samples_csv(&s);
     let n: usize = s.tasks.iter().map(|t| t.stats.wakeup_latency.len() + t.stats.preempt_delay.len()).sum();
     assert_eq!(csv.lines().count(), n + 1);
@@ -135,9 +141,7 @@ fn sweep_values_from_text() {
 #[test]
 fn wakeup_sample_sets_match_the_report() {
     for stem in ["schbench-vs-stress", "seed001-group-weights", "seed004-cyclictest-vs-hackbench"] {
-        let v = fairground_sim::parse_scenario(&shipped(stem)).expect("parses");
-        let mut sim = fairground_sim::engine::Sim::new(&v).expect("builds");
-        sim.run();
+        let mut sim = finished(&shipped(stem));
         let sets = sim.wakeup_sample_sets();
         let r = sim.report();
         let count = |name: &str| sets.iter().find(|s| s.0 == name).map(|s| s.1.len() as u64).expect(name);
@@ -169,9 +173,7 @@ fn wakeup_sample_sets_match_the_report() {
 #[test]
 fn live_groups_at_the_end_are_the_reports() {
     for stem in ["schbench-vs-stress", "seed001-group-weights", "hackbench-8cpu"] {
-        let v = fairground_sim::parse_scenario(&shipped(stem)).expect("parses");
-        let mut sim = fairground_sim::engine::Sim::new(&v).expect("builds");
-        sim.run();
+        let mut sim = finished(&shipped(stem));
         let (mut scratch, mut tasks, mut groups) = (Vec::new(), Vec::new(), Vec::new());
         let end = sim.duration_ns;
         sim.live_tasks(end, &mut scratch, &mut tasks);
