@@ -98,5 +98,10 @@ pub fn run_text(text: &str, limits: &Limits) -> Result<Report, ScenarioError> {
     scenario::check_cost(&v.scenario, limits)?;
     let mut sim = engine::Sim::new(&v)?;
     sim.run();
+    if let Some(why) = &sim.runaway {
+        // A defect of the model, not of the input; still an error, never a hang or a report
+        // that looks complete.
+        return Err(ScenarioError::at("", format!("internal error: {why}")));
+    }
     Ok(sim.report())
 }

@@ -141,6 +141,14 @@ pub struct Fair {
     /// Per CPU: resched requested since the last schedule(), and why (first cause wins, as a
     /// second wakeup sees TIF_NEED_RESCHED already set and returns early).
     pub resched: Vec<Option<ReschedCause>>,
+    /// CPUs whose `resched` went from none to some since the engine last looked: every
+    /// request is honoured by the end of its instant (the return to user mode, or the
+    /// reschedule IPI), wherever it was raised.
+    pub resched_pending: Vec<u32>,
+    /// A state the kernel would WARN on or never reach (a pick loop that cannot end, a
+    /// requeue of an entity not in its tree), found by a guard instead of corrupting the run.
+    /// The engine stops the run and reports it.
+    pub fault: Option<String>,
     /// `rq_clock_task()`: the engine sets it before every call (one clock for all CPUs).
     pub now: u64,
 }
@@ -161,6 +169,8 @@ impl Fair {
             ents: Vec::with_capacity(nr_entities),
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],
+            resched_pending: Vec::with_capacity(cpus),
+            fault: None,
             now: 0,
         }
     }
@@ -177,11 +187,20 @@ impl Fair {
         let r = &mut self.resched[cpu as usize];
         if r.is_none() {
             *r = Some(cause);
+            self.resched_pending.push(cpu);
         }
     }
 
     #[inline]
     pub fn need_resched(&self, cpu: u32) -> bool {
         self.resched[cpu as usize].is_some()
+    }
+
+    /// Record the first fault of the run (see `fault`).
+    #[cold]
+    pub fn set_fault(&mut self, what: String) {
+        if self.fault.is_none() {
+            self.fault = Some(what);
+        }
     }
 }

@@ -121,12 +121,13 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
     let sleep = flags & DEQUEUE_SLEEP != 0;
     let v612 = f.eevdf == Some(Version::V612);
     update_curr(f, rq);
+    // Before the delay (v6.12.6, 493afbd187c4): an entity that becomes delayed is no buddy
+    // of any of its runqueues. 6.12.0 cleared only `cfs_rq->next == se` here, and a buddy
+    // higher up could then be delayed; v6.6 clears at this same point in effect.
+    clear_buddies(f, rq, se);
     if v612 && flags & DEQUEUE_DELAYED == 0 {
         debug_assert!(!(sleep && f.ents[se as usize].sched_delayed));
         if f.cfg.feat.delay_dequeue && sleep && !entity_eligible(f, rq, se) {
-            if f.cfs_rqs[rq as usize].next == se {
-                f.cfs_rqs[rq as usize].next = NIL;
-            }
             if f.pelt {
                 f.update_load_avg(rq, se, 0);
             }
@@ -138,7 +139,6 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
         let load_flags = dequeue_load_flags(f, se, flags);
         f.update_load_avg(rq, se, load_flags);
     }
-    clear_buddies(f, rq, se);
     update_entity_lag(f, rq, se);
     if v612 && f.cfg.feat.place_rel_deadline && !sleep {
         let e = &mut f.ents[se as usize];

@@ -18,7 +18,12 @@ use crate::group::pelt::UPDATE_TG;
 /// measured against a V that still holds curr's vruntime as of its last update, as in v6.12.
 pub fn requeue_delayed_entity(f: &mut Fair, se: u32) {
     let rq = f.ents[se as usize].cfs_rq;
-    debug_assert!(f.ents[se as usize].sched_delayed && f.ents[se as usize].on_rq);
+    if !(f.ents[se as usize].sched_delayed && f.ents[se as usize].on_rq) {
+        // The kernel's SCHED_WARN_ON(!se->on_rq): erasing it from a tree it is not in would
+        // corrupt the tree, so the run stops here instead.
+        f.set_fault(format!("requeue_delayed_entity: entity {se} is not a queued delayed entity"));
+        return;
+    }
     if f.cfg.feat.delay_zero {
         update_entity_lag(f, rq, se);
         if f.ents[se as usize].vlag > 0 {
@@ -151,6 +156,11 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
 fn pick_next_entity(f: &mut Fair, rq: u32) -> u32 {
     let next = f.cfs_rqs[rq as usize].next;
     if f.cfg.feat.next_buddy && next != NIL && entity_eligible(f, rq, next) {
+        // "->next will never be delayed" (v6.12.6, 493afbd187c4): 6.12.0 WARNs here and
+        // returns the sleeping buddy; the fix keeps delayed entities from being buddies.
+        if f.ents[next as usize].sched_delayed {
+            f.set_fault(format!("pick_next_entity: next buddy {next} is delayed"));
+        }
         return next;
     }
     let se = pick_eevdf(f, rq);
@@ -165,10 +175,18 @@ fn pick_next_entity(f: &mut Fair, rq: u32) -> u32 {
 /// the root, starting over when a delayed entity was dequeued instead of picked.
 fn pick_task_fair(f: &mut Fair, cpu: u32) -> u32 {
     let root = f.root_rq(cpu);
+    // Each retry follows the dequeue of one delayed entity, so there are at most as many
+    // retries as entities; more means the pick is not making progress.
+    let mut retries = f.ents.len() + 1;
     'again: loop {
-        if f.cfs_rqs[root as usize].nr_running == 0 {
+        if f.cfs_rqs[root as usize].nr_running == 0 || f.fault.is_some() {
             return NIL;
         }
+        if retries == 0 {
+            f.set_fault(format!("pick_task_fair: cpu {cpu} retried its pick more times than there are entities"));
+            return NIL;
+        }
+        retries -= 1;
         let mut q = root;
         loop {
             let curr = f.cfs_rqs[q as usize].curr;
@@ -263,7 +281,9 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
     }
     f.ctx = cause;
     let fork = matches!(cause, ReschedCause::Fork(_));
-    if f.cfg.feat.next_buddy && !fork {
+    // v6.12.6 (493afbd187c4, "sched/fair: Fix NEXT_BUDDY"): a delayed task (reached here by
+    // prio_changed_fair()) is never made the next buddy.
+    if f.cfg.feat.next_buddy && !fork && !f.ents[p as usize].sched_delayed {
         f.set_next_buddy(p);
     }
     if f.need_resched(cpu) || !f.cfg.feat.wakeup_preemption {

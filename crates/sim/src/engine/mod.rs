@@ -76,6 +76,15 @@ pub struct Sim {
     pub smp: Smp,
     /// Workload states, in file order (`workloads/`).
     pub wl: Vec<WlState>,
+    /// Why the run stopped before its end, when it did: a fault the core's guards found
+    /// (`Fair::fault`) or an instant that would not settle. Never a hang.
+    pub runaway: Option<String>,
+}
+
+/// Events one instant may take before the run is declared a runaway: generous against the
+/// most a real instant does (every task woken, switched and balanced a few times over).
+fn instant_event_limit(tasks: usize, cpus: usize, changes: usize) -> u64 {
+    100_000 + 64 * (tasks + cpus + changes) as u64
 }
 
 impl Sim {
@@ -186,12 +195,16 @@ impl Sim {
             trace: None,
             smp,
             wl,
+            runaway: None,
         })
     }
 
     /// Process every event of the next instant (and the reschedules it causes). Returns false
     /// when the run has reached its end.
     pub fn step_instant(&mut self) -> bool {
+        if self.runaway.is_some() {
+            return false;
+        }
         let t = match self.queue.peek_time() {
             Some(t) if t < self.duration_ns => t,
             _ => return false,
@@ -199,7 +212,12 @@ impl Sim {
         self.now = t;
         self.fair.now = t;
         let mut ticked = false;
+        let budget = instant_event_limit(self.tasks.len(), self.cpus.len(), self.changes.len());
+        let limit = self.events + budget;
         while self.queue.peek_time() == Some(t) {
+            if self.events > limit || self.fair.fault.is_some() {
+                break;
+            }
             let Some(ev) = self.queue.pop() else { break };
             match ev.class {
                 Class::Completion => self.on_completion(ev.id, ev.gen),
@@ -212,19 +230,37 @@ impl Sim {
                 }
             }
         }
-        self.reschedule_dirty();
+        self.reschedule_dirty(limit);
         if ticked {
             // The periodic balance sees the instant settled: which tasks run and which wait
             // once the tick's preemptions have taken effect (balance.rs).
             self.rebalance_domains();
-            self.reschedule_dirty();
+            self.reschedule_dirty(limit);
+        }
+        if let Some(f) = self.fair.fault.take() {
+            self.stop_runaway(f);
+            return false;
+        }
+        if self.events > limit {
+            self.stop_runaway(format!("more than {budget} events at one instant (it would not settle)"));
+            return false;
         }
         true
     }
 
-    /// Every CPU asked to reschedule during this instant does, in CPU order.
-    fn reschedule_dirty(&mut self) {
-        if !self.dirty.is_empty() {
+    /// Every CPU asked to reschedule during this instant does, in CPU order, wherever the
+    /// request was raised. A schedule() can ask again elsewhere (a newly-idle pull updates
+    /// the busiest CPU's curr), so this repeats until no request is left.
+    fn reschedule_dirty(&mut self, limit: u64) {
+        loop {
+            self.dirty.append(&mut self.fair.resched_pending);
+            if self.dirty.is_empty() {
+                return;
+            }
+            if self.events > limit || self.fair.fault.is_some() {
+                self.dirty.clear();
+                return;
+            }
             let mut dirty = std::mem::take(&mut self.dirty);
             dirty.sort_unstable();
             dirty.dedup();
@@ -234,8 +270,19 @@ impl Sim {
                 }
             }
             dirty.clear();
+            // Keep the allocation; anything pushed meanwhile goes round again.
+            dirty.append(&mut self.dirty);
             self.dirty = dirty;
         }
+    }
+
+    /// End the run early with `why`, keeping what was measured so far (never a hang).
+    #[cold]
+    fn stop_runaway(&mut self, why: String) {
+        let msg = format!("the run stopped at {} ns: {why}; this is a defect of the model, please report it with the scenario", self.now);
+        self.warnings.push(msg.clone());
+        self.runaway = Some(msg);
+        self.fair.fault = None;
     }
 
     /// Run until simulated time `t` (exclusive) or the end of the run.
@@ -247,6 +294,11 @@ impl Sim {
     pub fn run(&mut self) {
         while self.step_instant() {}
         self.finish();
+    }
+
+    /// Whether a reschedule is pending on any CPU (none is, between instants).
+    pub fn resched_pending(&self) -> bool {
+        self.fair.resched.iter().any(Option::is_some)
     }
 
     /// Charge running tasks up to the end of the run (idempotent).

@@ -14,8 +14,11 @@ impl Sim {
     /// `__schedule()`: pick the next task of `cpu` and switch to it.
     pub(super) fn schedule(&mut self, cpu: u32) {
         self.events += 1;
-        // clear_tsk_need_resched() comes before the pick, so the pick sees no pending resched.
-        let cause = self.fair.resched[cpu as usize].take();
+        // The request that brought us here, kept to attribute the switch. The pick runs with
+        // it still set, so a request raised inside the pick (an update_curr() that finds curr's
+        // slice used up, a newly-idle pull's check_preempt) finds it pending and changes
+        // nothing; clear_tsk_need_resched(prev) then clears it after the pick (v6.2 … v6.12).
+        let cause = self.fair.resched[cpu as usize];
         let prev = self.cpus[cpu as usize].curr;
         let mut next = self.fair.pick_next_task_fair(cpu, prev);
         if next == NIL && prev != NIL {
@@ -24,6 +27,7 @@ impl Sim {
         if next == NIL {
             next = self.newidle_balance(cpu);
         }
+        self.fair.resched[cpu as usize] = None;
         if next == prev {
             self.update_idle_bit(cpu);
             return;
@@ -226,9 +230,15 @@ impl Sim {
     }
 
     /// `try_to_wake_up()`: choose a CPU, enqueue with ENQUEUE_WAKEUP, check preemption.
-    /// A v6.12 delayed task is still queued: `ttwu_runnable()` requeues it where it is.
+    /// A task still on its runqueue (`task_on_rq_queued()`: a v6.12 delayed task) takes
+    /// `ttwu_runnable()`, which requeues it where it is.
     pub(super) fn try_to_wake_up(&mut self, ti: u32, work: u64) {
-        if self.fair.ents[ti as usize].sched_delayed {
+        if self.fair.ents[ti as usize].on_rq {
+            if !self.fair.ents[ti as usize].sched_delayed {
+                // A sleeping task is queued only while delayed; anything else is a lost dequeue.
+                self.fair.set_fault(format!("try_to_wake_up: sleeping task {ti} is queued but not delayed"));
+                return;
+            }
             let now = self.now;
             let t = &mut self.tasks[ti as usize];
             let cpu = t.cpu;
@@ -273,61 +283,94 @@ impl Sim {
         }
     }
 
-    /// `__sched_setscheduler()` for nice, latency nice and slice: dequeue/put, change,
-    /// enqueue/set, then `prio_changed_fair()` when the nice level changed. "Queued" is the
-    /// entity's on_rq, so a v6.12 delayed task is dequeued and requeued (still delayed).
+    /// `__sched_setscheduler()` as `sched_setattr()` reaches it (core.c v6.2, with v12 4/8's
+    /// latency nice; syscalls.c v6.6 and v6.12), for the fields a timeline `set` carries. The
+    /// attribute is the task's own as `sched_getattr()` reports it, with the given keys changed;
+    /// a key the policy's kernel has no field for (latency nice outside v12, a slice before
+    /// v6.12) is not in it, so a set of only such keys changes nothing.
     pub(super) fn setattr(&mut self, ti: u32, set: &SetAttrs) {
-        let state = self.tasks[ti as usize].state;
+        let v612 = self.fair.eevdf == Some(crate::eevdf::Version::V612);
+        let old_nice = self.tasks[ti as usize].nice;
+        let new_nice = set.nice.unwrap_or(old_nice);
+        let latency = if self.fair.v12 { set.latency_nice } else { None };
+        // sched_attr.sched_runtime in ns: 0 asks for the base slice.
+        let runtime = if v612 { set.slice_us.map(|us| us.saturating_mul(1000)) } else { None };
+        // "If not changing anything there's no need to proceed further": v6.12 compares the
+        // raw sched_runtime with se.slice, so 0 on a base-slice task is a change (of nothing).
+        let changed = new_nice != old_nice
+            || latency.is_some_and(|l| l != self.tasks[ti as usize].latency_nice)
+            || runtime.is_some_and(|r| r != self.fair.ents[ti as usize].slice);
+        if !changed {
+            return;
+        }
+        // An unchanged priority clears DEQUEUE_MOVE, so that dequeue_entity() leaves
+        // min_vruntime alone and the task goes back exactly where it was.
+        let mut queue_flags = DEQUEUE_SAVE | DEQUEUE_MOVE;
+        if new_nice == old_nice {
+            queue_flags &= !DEQUEUE_MOVE;
+        }
+        // Whatever update_curr() asks for inside the syscall is the syscall's doing.
+        self.fair.ctx = ReschedCause::Attr;
         let queued = self.fair.ents[ti as usize].on_rq;
-        let running = state == TState::Running;
+        let running = self.tasks[ti as usize].state == TState::Running;
         let cpu = self.tasks[ti as usize].cpu;
         if queued {
-            self.fair.dequeue_task_fair(ti, DEQUEUE_SAVE | DEQUEUE_MOVE);
+            self.fair.dequeue_task_fair(ti, queue_flags);
         }
         if running {
             self.fair.put_prev_task_fair(ti);
         }
-        let old_nice = self.tasks[ti as usize].nice;
-        if let Some(n) = set.nice {
-            self.tasks[ti as usize].nice = n;
-            self.fair.reweight_task(ti, n);
+        if new_nice != old_nice {
+            // __setscheduler_params() + set_load_weight()
+            self.tasks[ti as usize].nice = new_nice;
+            self.fair.reweight_task(ti, new_nice);
         }
-        if let Some(l) = set.latency_nice {
+        if let Some(l) = latency {
+            // __setscheduler_latency() (v12 4/8)
             self.tasks[ti as usize].latency_nice = l;
-            if self.fair.v12 {
-                self.fair.ents[ti as usize].latency_offset = self.fair.calc_latency_offset(l);
-            }
+            self.fair.ents[ti as usize].latency_offset = self.fair.calc_latency_offset(l);
         }
-        if let (Some(us), Some(crate::eevdf::Version::V612)) = (set.slice_us, self.fair.eevdf) {
-            // __setscheduler_params(): sched_runtime 0 restores the base slice.
+        if let Some(r) = runtime {
+            // __setscheduler_params() (v6.12): sched_runtime 0 restores the base slice.
             let base = self.fair.cfg.base_slice_ns;
             let e = &mut self.fair.ents[ti as usize];
-            e.custom_slice = us != 0;
-            e.slice = if us == 0 { base } else { crate::eevdf::clamp_custom_slice(us.saturating_mul(1000)) };
+            e.custom_slice = r != 0;
+            e.slice = if r == 0 { base } else { crate::eevdf::clamp_custom_slice(r) };
         }
         if queued {
-            self.fair.enqueue_task_fair(ti, ENQUEUE_RESTORE | ENQUEUE_MOVE);
+            // DEQUEUE_SAVE / DEQUEUE_MOVE are ENQUEUE_RESTORE / ENQUEUE_MOVE.
+            self.fair.enqueue_task_fair(ti, queue_flags);
         }
         if running {
             self.fair.set_next_task_fair(ti);
         }
-        let new_nice = self.tasks[ti as usize].nice;
-        if queued && new_nice != old_nice {
-            // prio_changed_fair()
-            let root = self.fair.root_rq(cpu);
-            if self.fair.cfs_rqs[root as usize].nr_running > 1 {
-                if running {
-                    if new_nice > old_nice {
-                        self.fair.resched_curr(cpu, ReschedCause::Attr);
-                    }
-                } else if self.cpus[cpu as usize].curr != NIL {
-                    let curr = self.cpus[cpu as usize].curr;
-                    self.fair.check_preempt_wakeup(cpu, curr, ti, ReschedCause::Attr);
-                }
-                if self.fair.need_resched(cpu) {
-                    self.dirty.push(cpu);
-                }
+        if new_nice != old_nice {
+            self.prio_changed_fair(ti, cpu, old_nice, new_nice);
+        }
+        // Any reschedule asked for on the way (above, or by update_curr() in the dequeue or
+        // enqueue) is in `resched_pending`, honoured at the end of the instant: the return
+        // from the syscall, or the IPI to the task's CPU.
+    }
+
+    /// `prio_changed_fair()` (v6.2 = v6.6 = v6.12): a queued task whose priority changed
+    /// reschedules its CPU if it runs and got a lower priority, or else may preempt curr.
+    fn prio_changed_fair(&mut self, ti: u32, cpu: u32, old_nice: i32, new_nice: i32) {
+        if !self.fair.ents[ti as usize].on_rq {
+            return;
+        }
+        let root = self.fair.root_rq(cpu);
+        if self.fair.cfs_rqs[root as usize].nr_running == 1 {
+            return;
+        }
+        let curr = self.cpus[cpu as usize].curr;
+        if curr == ti {
+            if new_nice > old_nice {
+                self.fair.resched_curr(cpu, ReschedCause::Attr);
             }
+        } else if curr != NIL {
+            self.fair.check_preempt_wakeup(cpu, curr, ti, ReschedCause::Attr);
+        } else {
+            self.fair.resched_curr(cpu, ReschedCause::Attr);
         }
     }
 }
