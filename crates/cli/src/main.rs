@@ -8,6 +8,7 @@ use fairground_sim::report::{LatencyStats, Report};
 use fairground_sim::{run_text, Limits};
 use std::process::ExitCode;
 
+mod fuzz;
 mod interop;
 mod measure;
 
@@ -31,8 +32,9 @@ fn main() -> ExitCode {
         Some("compare") => measure::compare_cmd(&args[1..]),
         Some("sweep") => measure::sweep_cmd(&args[1..]),
         Some("samples") => measure::samples_cmd(&args[1..]),
+        Some("fuzz") => fuzz::fuzz_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}{}\n{}\n{}", measure::USAGE, interop::USAGE, interop::USAGE_RTAPP);
+            println!("{USAGE}{}\n{}\n{}\n{}", measure::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE);
             ExitCode::SUCCESS
         }
         _ => {

@@ -76,6 +76,8 @@ pub mod eevdf;
 pub mod engine;
 pub mod entity;
 pub mod explain;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzz;
 pub mod group;
 pub mod interop;
 pub mod lesson;

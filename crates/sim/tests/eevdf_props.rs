@@ -1,18 +1,15 @@
-//! EEVDF invariants checked at every instant of random runs (issue 5): the weighted lags of
+//! EEVDF invariants checked at every instant of random runs: the weighted lags of
 //! the queued entities sum to zero within V's rounding; the pick is eligible whenever some
 //! entity is; the running sums and the tree augments equal a brute-force recomputation; the
 //! tree is a valid rb-tree in the version's order; delayed entities are exactly the queued
 //! sleepers. Tasks sit in a small cgroup tree, so group entities and their reweighting are
 //! checked too, on every runqueue.
 
-use fairground_sim::cfs::Fair;
-use fairground_sim::eevdf::{avg, tree, Version};
-use fairground_sim::engine::task::TState;
+use fairground_sim::eevdf::avg;
 use fairground_sim::engine::Sim;
 use fairground_sim::entity::NIL;
+use fairground_sim::fuzz::invariants;
 use fairground_sim::parse_scenario;
-use fairground_sim::rbtree::{self, RbAccess};
-use fairground_sim::weights::scale_load_down;
 use proptest::prelude::*;
 
 fn behavior() -> impl Strategy<Value = String> {
@@ -60,121 +57,13 @@ fn sim(policy: &str, feats: &str, cpus: u32, hz: u32, seed: u64, ts: &str) -> Si
     Sim::new(&v).unwrap_or_else(|e| panic!("refused: {e}"))
 }
 
-fn weight(f: &Fair, se: u32) -> i64 {
-    scale_load_down(f.ents[se as usize].load.weight) as i64
-}
-
-struct Nodes<'a>(&'a Fair);
-impl RbAccess for Nodes<'_> {
-    fn node(&self, id: u32) -> &rbtree::RbNode {
-        &self.0.ents[id as usize].run_node
-    }
-    fn node_mut(&mut self, _: u32) -> &mut rbtree::RbNode {
-        unreachable!("read only")
-    }
-}
-
-fn gt(a: u64, b: u64) -> bool {
-    (a.wrapping_sub(b) as i64) > 0
-}
-
-/// Brute-force (min deadline, min vruntime, min slice) of a subtree; checks the stored
-/// augments on the way (min_slice only where the version copies it, see below).
-fn check_subtree(f: &Fair, ver: Version, n: u32, errs: &mut Vec<String>) -> Option<(u64, u64, u64)> {
-    if n == NIL {
-        return None;
-    }
-    let e = &f.ents[n as usize];
-    let (mut d, mut v, mut s) = (e.deadline, e.vruntime, e.slice);
-    for c in [e.run_node.left, e.run_node.right] {
-        if let Some((cd, cv, cs)) = check_subtree(f, ver, c, errs) {
-            if gt(d, cd) {
-                d = cd;
-            }
-            if gt(v, cv) {
-                v = cv;
-            }
-            s = s.min(cs);
-        }
-    }
-    match ver {
-        Version::V66 if e.min_deadline != d => errs.push(format!("node {n}: min_deadline {} != {d}", e.min_deadline)),
-        Version::V612 if e.min_vruntime != v => errs.push(format!("node {n}: min_vruntime {} != {v}", e.min_vruntime)),
-        _ => {}
-    }
-    Some((d, v, s))
-}
-
-fn check(s: &Sim) -> Result<(), String> {
-    let f = &s.fair;
-    let ver = f.eevdf.expect("an EEVDF policy");
-    for rq in 0..f.cfs_rqs.len() as u32 {
-        let q = &f.cfs_rqs[rq as usize];
-        let acc = Nodes(f);
-        rbtree::check_invariants(&q.tasks_timeline, &acc, |a: &Nodes, x, y| {
-            tree::entity_before(ver, &a.0.ents[x as usize], &a.0.ents[y as usize])
-        })?;
-        // The running sums are exactly Σ key·w and Σ w over the tree (curr excluded).
-        let mut in_tree = Vec::new();
-        let mut n = q.tasks_timeline.leftmost;
-        while n != NIL {
-            in_tree.push(n);
-            n = rbtree::rb_next(&acc, n);
-        }
-        let (mut sum, mut load) = (0i64, 0i64);
-        for &se in &in_tree {
-            sum += avg::entity_key(f, rq, se) * weight(f, se);
-            load += weight(f, se);
-        }
-        if (sum, load) != (q.avg_vruntime, q.avg_load) {
-            return Err(format!("cpu {rq}: sums ({}, {}) but brute force ({sum}, {load})", q.avg_vruntime, q.avg_load));
-        }
-        let mut queued = in_tree.clone();
-        if q.curr != NIL && f.ents[q.curr as usize].on_rq {
-            queued.push(q.curr);
-        }
-        if queued.len() as u32 != q.nr_running {
-            return Err(format!("cpu {rq}: nr_running {} but {} queued", q.nr_running, queued.len()));
-        }
-        if queued.is_empty() {
-            continue;
-        }
-        // Σ w_i·(V − v_i) lies in (−W, 0]: V is the weighted mean rounded down.
-        let v = avg::avg_vruntime(f, rq);
-        let w_total: i64 = queued.iter().map(|&se| weight(f, se)).sum();
-        let lag_sum: i64 = queued.iter().map(|&se| weight(f, se) * (v.wrapping_sub(f.ents[se as usize].vruntime) as i64)).sum();
-        if !(lag_sum > -w_total && lag_sum <= 0) {
-            return Err(format!("cpu {rq}: Σ w·lag = {lag_sum} outside (−{w_total}, 0]"));
-        }
-        // Some entity is eligible (the one with the least vruntime), and the pick is eligible.
-        if !queued.iter().any(|&se| avg::entity_eligible(f, rq, se)) {
-            return Err(format!("cpu {rq}: no eligible entity among {queued:?}"));
-        }
-        let pick = tree::pick_eevdf(f, rq);
-        if !avg::entity_eligible(f, rq, pick) {
-            return Err(format!("cpu {rq}: picked {pick}, not eligible"));
-        }
-        let mut errs = Vec::new();
-        check_subtree(f, ver, q.tasks_timeline.root, &mut errs);
-        if !errs.is_empty() {
-            return Err(format!("cpu {rq}: {errs:?}"));
-        }
-    }
-    for (i, t) in s.tasks.iter().enumerate() {
-        let e = &f.ents[i];
-        let queued_sleeper = e.on_rq && matches!(t.state, TState::Sleeping);
-        if e.sched_delayed != queued_sleeper {
-            return Err(format!("task {i}: delayed {} but state {:?}, on_rq {}", e.sched_delayed, t.state, e.on_rq));
-        }
-    }
-    Ok(())
-}
-
 fn check_run(mut s: Sim) -> Result<(), TestCaseError> {
     let mut instants = 0u32;
     while s.step_instant() {
         instants += 1;
-        if let Err(e) = check(&s) {
+        // The EEVDF checks (sums, Σ w·lag, eligible pick, augments, delayed = queued
+        // sleepers) are among the fuzzer's invariants.
+        if let Err(e) = invariants::check(&s) {
             return Err(TestCaseError::fail(format!("after instant {instants} at {} ns: {e}", s.now)));
         }
     }

@@ -115,7 +115,8 @@ pub enum ReschedCause {
     Fork(u32),
     /// A `sched_setattr`-like change.
     Attr,
-    /// This task was moved here by the load balancer (`attach_task()`'s check_preempt_curr).
+    /// The load balancer moved this task: `attach_task()`'s check_preempt_curr on the
+    /// destination, or an update_curr() on either runqueue during the move.
     Migrate(u32),
 }
 

@@ -104,6 +104,8 @@ fn update_ancestor(f: &mut Fair, s: u32, slice: &mut u64, update_group: bool) ->
 fn enqueue_cause(se: u32, flags: u32) -> ReschedCause {
     if flags & (ENQUEUE_WAKEUP | ENQUEUE_DELAYED) != 0 {
         ReschedCause::Wakeup(se)
+    } else if flags & ENQUEUE_MIGRATED != 0 {
+        ReschedCause::Migrate(se)
     } else if flags & ENQUEUE_RESTORE != 0 {
         ReschedCause::Attr
     } else {

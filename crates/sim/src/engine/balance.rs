@@ -168,6 +168,8 @@ impl Sim {
     /// with its lag (EEVDF). The time a migration costs is not modelled; it is counted in
     /// `migrations`.
     fn move_queued_task(&mut self, ti: u32, dst: u32) {
+        // A reschedule that update_curr() asks for on either runqueue is the move's doing.
+        self.fair.ctx = ReschedCause::Migrate(ti);
         self.deactivate_task(ti, DEQUEUE_MIGRATING);
         self.fair.migrate_task_rq_fair(ti, dst);
         let t = &mut self.tasks[ti as usize];

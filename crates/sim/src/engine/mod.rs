@@ -17,7 +17,7 @@ pub use live::{GroupLive, TaskLive};
 pub use report::Samples;
 pub mod workloads;
 
-use crate::cfs::Fair;
+use crate::cfs::{Fair, ReschedCause};
 use crate::entity::{Entity, NIL};
 use crate::rng::Rng;
 use crate::scenario::{self, Policy, ScenarioError, SetAttrs, Target, Validated};
@@ -346,7 +346,9 @@ impl Sim {
             self.setattr(t, &set);
         }
         if let Some(g) = cgroup {
-            // cpu.weight / cpu.shares and cpu.latency.nice writes.
+            // cpu.weight / cpu.shares and cpu.latency.nice writes: what update_curr() asks for
+            // on the way is theirs, like a sched_setattr()'s.
+            self.fair.ctx = ReschedCause::Attr;
             if let Some(shares) = set.shares {
                 self.fair.sched_group_set_shares(g, shares);
             }
