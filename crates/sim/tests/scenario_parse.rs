@@ -394,7 +394,9 @@ fn cost_estimate_and_refusal() {
     let c = check_cost(&v.scenario, &Limits::BROWSER).unwrap();
     // 100 ms at HZ 250 = 25 ticks on 1 CPU; hogs do not wake.
     assert_eq!(c.events, 25);
-    assert_eq!(c.memory_bytes, 2 * 512 + 256 + 32 * 25);
+    // Tasks, the CPU, the recorded events, and the samples those events can leave (one per
+    // two events, in the task's set and its workload's: no cgroups).
+    assert_eq!(c.memory_bytes, 2 * 512 + 256 + 32 * 25 + 4 * 25 * 2);
     let v = ok(&with(|v| {
         v["duration_ms"] = json!(600_000);
         v["tasks"][0] = json!({"name": "p", "count": 4096, "behavior": {"kind": "periodic", "period_us": 1, "run_us": 1}});

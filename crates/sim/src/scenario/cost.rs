@@ -5,18 +5,28 @@
 //! With `D` = duration in ns and `TICK_NSEC` = (10^9 + HZ/2) / HZ:
 //! - ticks: `D / TICK_NSEC × min(cpus, tasks)`;
 //! - per task, 4 events per wakeup (wakeup, switch in, switch out, timer or sleep):
-//!   `periodic` and `duty`: `D / period`; `bursty`: `D / max(1 µs, mean run + mean sleep)`
-//!   with the distributions' means (`exp` m → m, `uniform` [lo, hi] → (lo+hi)/2,
-//!   `normal` [m, sd] → m); `hog`: 0;
-//! - `hackbench`: `groups × fds × fds × loops × 2` message events × 4;
-//! - `schbench`: `messengers × workers × D / (sleep_us + cputime_us + 1 µs)` × 4.
+//!   `periodic` and `duty`: `D / period`; `bursty`: `D / (max(1 ns, mean run) + mean sleep)`
+//!   with the distributions' means of what is drawn (`exp` m → m, `uniform` [lo, hi] →
+//!   (lo+hi)/2, `normal` [m, sd] clamped at 0 → m·Φ(m/sd) + sd·φ(m/sd)); a burst is never
+//!   shorter than 1 ns, the model's resolution, and a cycle at that resolution costs what it
+//!   costs (values below 1 ns are refused when the file is read); `hog`: 0;
+//! - `hackbench`: `groups × fds × fds × loops × 2` message events × 4, or fewer when the
+//!   messages' CPU cost cannot fit in the run: at most `cpus × D / (2 × msg_us)` messages;
+//! - `schbench`: `messengers × workers × D / (sleep_us + cputime_us + 1 µs)` × 4;
+//! - every `timeline` entry: 1 + 8 per task it changes (a set dequeues, reweights, enqueues
+//!   and may reschedule), or 8 per CPU for a cgroup.
 //!
-//! Memory: 512 bytes per task + 256 bytes per CPU + 32 bytes per event (the recorded run).
+//! Memory: 512 bytes per task + 256 bytes per CPU + 32 bytes per event (the recorded run)
+//! + 640 bytes per cgroup per CPU (its group entity and runqueue) + 4 bytes per task a
+//! timeline entry changes + the report's samples: a wakeup (4 events) gives at most one
+//! latency and one preempt-delay sample, so at most one per 2 events, each copied into the
+//! task's set, every ancestor cgroup's set and its workload's (8 bytes each:
+//! `4 × events × (depth + 2)` with `depth` the deepest cgroup).
 //! All arithmetic is integer (saturating) except the `bursty` means, so the decision is the
 //! same on every target.
 
 use super::expand::expanded_len;
-use super::{Behavior, Dist, Scenario, ScenarioError, WorkloadKind};
+use super::{Behavior, Dist, Scenario, ScenarioError, Target, WorkloadKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -37,10 +47,18 @@ pub struct CostEstimate {
 
 const EVENTS_PER_WAKEUP: u128 = 4;
 
+/// The mean of what `Rng::draw_ns` draws from `d`, in µs (a normal is clamped at 0).
 fn mean_us(d: &Dist) -> f64 {
     match *d {
         Dist::Fixed(x) | Dist::Exp(x) => x,
         Dist::Uniform(lo, hi) => (lo + hi) / 2.0,
+        Dist::Normal(m, sd) if sd > 0.0 => {
+            // E[max(0, X)] for X ~ N(m, sd²): m·Φ(m/sd) + sd·φ(m/sd).
+            let z = m / sd;
+            let cdf = 0.5 * libm::erfc(-z / std::f64::consts::SQRT_2);
+            let pdf = libm::exp(-0.5 * z * z) / (2.0 * std::f64::consts::PI).sqrt();
+            (m * cdf + sd * pdf).max(0.0)
+        }
         Dist::Normal(m, _) => m.max(0.0),
     }
 }
@@ -53,9 +71,10 @@ fn wakeups(b: &Behavior, d: u128) -> u128 {
             d / (u128::from(*period_us) * 1000).max(1)
         }
         Behavior::Bursty { run_us, sleep_us } => {
-            let cycle_ns = ((mean_us(run_us) + mean_us(sleep_us)) * 1000.0).max(1000.0);
-            // `as` saturates; cycle_ns is at most 2·10^10.
-            d / (cycle_ns as u128).max(1)
+            // A burst takes at least 1 ns (`draw_ns(..).max(1)`); a sleep may take 0.
+            let cycle_ns = (mean_us(run_us) * 1000.0).max(1.0) + mean_us(sleep_us) * 1000.0;
+            // `as` saturates; cycle_ns is at most 2·10^10. Floor, so the count rounds up.
+            d / (libm::floor(cycle_ns) as u128).max(1)
         }
         Behavior::Replay { steps_us, .. } => steps_us.len() as u128,
     }
@@ -74,8 +93,15 @@ pub fn estimate(s: &Scenario) -> CostEstimate {
     }
     for w in &s.workloads {
         events += match w.kind {
-            WorkloadKind::Hackbench { groups, fds, loops, .. } => {
-                u128::from(groups) * u128::from(fds) * u128::from(fds) * u128::from(loops) * 2 * EVENTS_PER_WAKEUP
+            WorkloadKind::Hackbench { groups, fds, loops, msg_us, .. } => {
+                let messages = u128::from(groups) * u128::from(fds) * u128::from(fds) * u128::from(loops);
+                // A message costs msg_us to write and again to read, so no more than
+                // cpus × D / (2 · msg_us) of them can pass within the run.
+                let within = match u128::from(msg_us) * 1000 {
+                    0 => messages,
+                    m => messages.min(cpus * d / (2 * m) + 1),
+                };
+                within * 2 * EVENTS_PER_WAKEUP
             }
             WorkloadKind::Schbench { messengers, workers, sleep_us, cputime_us, .. } => {
                 let round_ns = (u128::from(sleep_us) + u128::from(cputime_us) + 1) * 1000;
@@ -83,9 +109,43 @@ pub fn estimate(s: &Scenario) -> CostEstimate {
             }
         };
     }
-    let memory = 512 * ntasks + 256 * cpus + 32 * events;
+    // Tasks each timeline entry changes, by name (an expanded name is one task).
+    let mut sizes: std::collections::HashMap<&str, u128> = std::collections::HashMap::new();
+    for t in &s.tasks {
+        sizes.entry(t.name.as_str()).or_insert(u128::from(t.count));
+    }
+    for w in &s.workloads {
+        let n = super::expand::workload_roles(&w.kind).iter().map(|(_, c)| u128::from(*c)).sum();
+        sizes.entry(w.name.as_str()).or_insert(n);
+    }
+    let mut changed = 0u128;
+    for e in &s.timeline {
+        let n = match &e.target {
+            Target::Task(name) if name.contains('/') => 1,
+            Target::Task(name) => sizes.get(name.as_str()).copied().unwrap_or(1),
+            Target::Cgroup(_) => cpus,
+        };
+        changed += n;
+        events += 1 + 8 * n;
+    }
+    let depth = cgroup_depth(s);
+    let groups = s.cgroups.len() as u128;
+    let memory = 512 * ntasks + 256 * cpus + 32 * events + 640 * groups * cpus + 4 * changed + 4 * events * (depth + 2);
     let sat = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
     CostEstimate { events: sat(events), memory_bytes: sat(memory) }
+}
+
+/// The depth of the deepest cgroup (a root child has depth 1; 0 without cgroups).
+fn cgroup_depth(s: &Scenario) -> u128 {
+    let mut depth: std::collections::HashMap<&str, u128> = std::collections::HashMap::new();
+    let mut max = 0;
+    // Parents come before children (validated), so one pass suffices.
+    for c in &s.cgroups {
+        let d = c.parent.as_deref().and_then(|p| depth.get(p)).copied().unwrap_or(0) + 1;
+        depth.insert(c.name.as_str(), d);
+        max = max.max(d);
+    }
+    max
 }
 
 /// `x` with two significant digits, rounded up when `up` (else down): `5.2e9`, `4e9`, `950`.

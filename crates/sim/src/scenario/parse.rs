@@ -36,6 +36,7 @@ use super::refs::Cx;
 use super::{jsonc, Features, Machine, Policy, Scaling, Scenario, ScenarioError, Scheduler, Tunables, FORMAT};
 use super::{ClampOffset, WakeupPreemptVariant};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// A scenario that passed validation, with the report's `warnings` (knobs ignored under the
 /// chosen policy).
@@ -47,6 +48,15 @@ pub struct Validated {
 
 /// Most tasks a scenario may hold after expansion (contract §1.1).
 pub const MAX_TASKS: u64 = 10_000;
+/// Most cgroups a scenario may declare, and how deep their tree may go (a root child has
+/// depth 1). Each cgroup is a group entity and a runqueue on every CPU, and the report copies
+/// each sample into every ancestor, so both bound memory.
+pub const MAX_CGROUPS: usize = 1024;
+pub const MAX_CGROUP_DEPTH: usize = 32;
+/// Most timeline entries (live edits included).
+pub const MAX_TIMELINE: usize = 100_000;
+/// Most workloads.
+pub const MAX_WORKLOADS: usize = 1024;
 
 /// Parse and validate a scenario file (JSON or JSONC) as contract §1 says.
 pub fn parse_scenario(text: &str) -> Result<Validated, ScenarioError> {
@@ -56,7 +66,7 @@ pub fn parse_scenario(text: &str) -> Result<Validated, ScenarioError> {
 
 /// Validate an already parsed JSON value (document order is the order of its objects' keys).
 pub fn parse_value(v: &Value) -> Result<Validated, ScenarioError> {
-    let mut p = P { cx: Cx::read(v), warnings: Vec::new(), names: Vec::new(), cgroups: Vec::new(), total: 0 };
+    let mut p = P { cx: Cx::read(v), warnings: Vec::new(), names: HashSet::new(), cgroups: HashMap::new(), total: 0 };
     let scenario = p.root(v)?;
     Ok(Validated { scenario, warnings: p.warnings })
 }
@@ -65,10 +75,11 @@ pub fn parse_value(v: &Value) -> Result<Validated, ScenarioError> {
 pub(crate) struct P {
     pub cx: Cx,
     pub warnings: Vec<String>,
-    /// Task and workload names seen so far (one namespace).
-    pub names: Vec<String>,
-    /// Cgroup names seen so far, in order.
-    pub cgroups: Vec<String>,
+    /// Task and workload names seen so far (one namespace). Sets, so that validation stays
+    /// linear in the size of the file.
+    pub names: HashSet<String>,
+    /// Cgroups seen so far, with their depth (a root child has depth 1).
+    pub cgroups: HashMap<String, usize>,
     /// Expanded tasks so far.
     pub total: u64,
 }

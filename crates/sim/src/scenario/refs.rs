@@ -4,6 +4,8 @@ use super::fields::*;
 use super::parse::{P, VARIANTS};
 use super::{Cgroup, Policy, ScenarioError, SetAttrs, Target, TimelineEntry, WakeupPreemptVariant};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use super::parse::{MAX_CGROUP_DEPTH, MAX_CGROUPS, MAX_TIMELINE};
 
 /// A workload's roles with their task counts, in expansion order.
 pub(crate) type Roles = Vec<(&'static str, u64)>;
@@ -17,11 +19,22 @@ pub(crate) struct Cx {
     pub duration_ms: Option<u64>,
     pub policy: Option<Policy>,
     pub variant: Option<WakeupPreemptVariant>,
-    pub cgroup_names: Vec<String>,
-    /// Task base names and valid counts.
-    pub tasks: Vec<(String, Option<u64>)>,
+    pub cgroup_set: HashSet<String>,
+    /// Task base names and valid counts (the first entry of a name: a later duplicate is an
+    /// error reported where it stands).
+    pub tasks: HashMap<String, Option<u64>>,
     /// Workload names and, if the parameters are valid, their roles with task counts.
-    pub workloads: Vec<(String, Option<Roles>)>,
+    pub workloads: HashMap<String, Option<Roles>>,
+}
+
+/// An array of at most `max` entries: checked before any entry is read, so that a huge file
+/// is refused at once.
+pub(crate) fn capped<'a>(v: &'a Value, path: &str, max: usize, what: &str) -> R<&'a Vec<Value>> {
+    let a = arr(v, path)?;
+    if a.len() > max {
+        return Err(ScenarioError::at(path, format!("{} {what}; at most {max} are allowed", a.len())));
+    }
+    Ok(a)
 }
 
 fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
@@ -54,9 +67,13 @@ impl Cx {
         let variant = get(v, &["scheduler", "features", "wakeup_preempt_variant"])
             .and_then(Value::as_str)
             .and_then(|s| VARIANTS.iter().find(|(n, _)| *n == s).map(|(_, w)| *w));
-        let cgroup_names = names(v.get("cgroups")).map(|(_, n)| n).collect();
-        let tasks = names(v.get("tasks")).map(|(e, n)| (n, int_or(e, "count", 1, 1, 4096))).collect();
-        let workloads = names(v.get("workloads"))
+        let cgroup_set = names(v.get("cgroups")).map(|(_, n)| n).collect();
+        let mut tasks = HashMap::new();
+        for (e, n) in names(v.get("tasks")) {
+            tasks.entry(n).or_insert_with(|| int_or(e, "count", 1, 1, 4096));
+        }
+        let mut workloads = HashMap::new();
+        let wl = names(v.get("workloads"))
             .map(|(e, n)| {
                 let roles = match e.get("kind").and_then(Value::as_str) {
                     Some("hackbench") => e
@@ -74,34 +91,30 @@ impl Cx {
                     _ => None,
                 };
                 (n, roles)
-            })
-            .collect();
-        Cx { cpus, duration_ms, policy, variant, cgroup_names, tasks, workloads }
+            });
+        for (n, roles) in wl {
+            workloads.entry(n).or_insert(roles);
+        }
+        Cx { cpus, duration_ms, policy, variant, cgroup_set, tasks, workloads }
     }
 
     /// Whether `name` designates tasks: a task's base name, a workload name, or an expanded
     /// name (`hog/3`, `hb/sender7`) that exists after expansion.
     pub(crate) fn resolves(&self, name: &str) -> bool {
-        if self.tasks.iter().any(|(n, _)| n == name) || self.workloads.iter().any(|(n, _)| n == name) {
+        if self.tasks.contains_key(name) || self.workloads.contains_key(name) {
             return true;
         }
         let Some((base, suffix)) = name.split_once('/') else { return false };
-        for (n, count) in &self.tasks {
-            if n == base {
-                return match (count, index(suffix)) {
-                    (_, None) => false,
-                    (Some(c), Some(i)) => *c > 1 && i < *c,
-                    (None, Some(_)) => true,
-                };
-            }
+        if let Some(count) = self.tasks.get(base) {
+            return match (count, index(suffix)) {
+                (_, None) => false,
+                (Some(c), Some(i)) => *c > 1 && i < *c,
+                (None, Some(_)) => true,
+            };
         }
-        for (n, roles) in &self.workloads {
-            if n == base {
-                let Some(roles) = roles else { return true };
-                return roles.iter().any(|(role, count)| {
-                    suffix.strip_prefix(role).and_then(index).is_some_and(|i| i < *count)
-                });
-            }
+        if let Some(roles) = self.workloads.get(base) {
+            let Some(roles) = roles else { return true };
+            return roles.iter().any(|(role, count)| suffix.strip_prefix(role).and_then(index).is_some_and(|i| i < *count));
         }
         false
     }
@@ -136,17 +149,18 @@ pub(crate) fn slice(x: &Value, kp: &str) -> R<u64> {
 impl P {
     pub(crate) fn cgroups(&mut self, v: &Value, path: &str) -> R<Vec<Cgroup>> {
         let mut out = Vec::new();
-        for (i, e) in arr(v, path)?.iter().enumerate() {
+        let a = capped(v, path, MAX_CGROUPS, "cgroups")?;
+        for (i, e) in a.iter().enumerate() {
             let ep = idx(path, i);
             let o = obj(e, &ep)?;
             let mut c = Cgroup { name: String::new(), parent: None, shares: 1024, latency_nice: 0 };
-            let mut named = false;
+            let (mut named, mut depth) = (false, 1);
             for (k, x) in o {
                 let kp = key(&ep, k);
                 match k.as_str() {
                     "name" => {
                         c.name = name(x, &kp)?;
-                        if self.cgroups.contains(&c.name) {
+                        if self.cgroups.contains_key(&c.name) {
                             return Err(expected(&kp, "a cgroup name not used by an earlier cgroup", x));
                         }
                         named = true;
@@ -156,14 +170,19 @@ impl P {
                             Value::Null => None,
                             _ => {
                                 let p = string(x, &kp, "the name of an earlier cgroup or null")?;
-                                if !self.cgroups.iter().any(|n| n == p) {
-                                    let what = if self.cx.cgroup_names.iter().any(|n| n == p) {
+                                let Some(&pd) = self.cgroups.get(p) else {
+                                    let what = if self.cx.cgroup_set.contains(p) {
                                         "the name of an earlier cgroup (parents come before children)"
                                     } else {
                                         "the name of an earlier cgroup or null"
                                     };
                                     return Err(expected(&kp, what, x));
+                                };
+                                if pd + 1 > MAX_CGROUP_DEPTH {
+                                    let msg = format!("a cgroup {} levels deep; at most {MAX_CGROUP_DEPTH} levels are allowed", pd + 1);
+                                    return Err(ScenarioError::at(kp, msg));
                                 }
+                                depth = pd + 1;
                                 Some(p.to_string())
                             }
                         }
@@ -179,7 +198,7 @@ impl P {
             if !named {
                 return Err(missing(&ep, "name"));
             }
-            self.cgroups.push(c.name.clone());
+            self.cgroups.insert(c.name.clone(), depth);
             out.push(c);
         }
         Ok(out)
@@ -187,7 +206,8 @@ impl P {
 
     pub(crate) fn timeline(&mut self, v: &Value, path: &str) -> R<Vec<TimelineEntry>> {
         let mut out = Vec::new();
-        for (i, e) in arr(v, path)?.iter().enumerate() {
+        let a = capped(v, path, MAX_TIMELINE, "timeline entries")?;
+        for (i, e) in a.iter().enumerate() {
             let ep = idx(path, i);
             let o = obj(e, &ep)?;
             let kind = match (o.contains_key("task"), o.contains_key("cgroup")) {
@@ -230,7 +250,7 @@ impl P {
                             }
                             target = Some(Target::Task(n.to_string()));
                         } else {
-                            if !self.cx.cgroup_names.iter().any(|c| c == n) {
+                            if !self.cx.cgroup_set.contains(n) {
                                 return Err(expected(&kp, "the name of a cgroup", x));
                             }
                             target = Some(Target::Cgroup(n.to_string()));

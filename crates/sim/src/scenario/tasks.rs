@@ -1,8 +1,8 @@
 //! `tasks`, `workloads` and behaviours (contract §1, §1.3, §1.4).
 
 use super::fields::*;
-use super::parse::P;
-use super::refs::slice;
+use super::parse::{P, MAX_TASKS, MAX_WORKLOADS};
+use super::refs::{capped, slice};
 use super::{Attrs, Behavior, Dist, ScenarioError, TaskSpec, Workload, WorkloadKind};
 use serde_json::Value;
 
@@ -33,10 +33,9 @@ impl P {
     /// A task or workload name, unique among both.
     fn unique_name(&mut self, x: &Value, kp: &str) -> R<String> {
         let n = name(x, kp)?;
-        if self.names.contains(&n) {
+        if !self.names.insert(n.clone()) {
             return Err(expected(kp, "a name not used by an earlier task or workload", x));
         }
-        self.names.push(n.clone());
         Ok(n)
     }
 
@@ -62,7 +61,7 @@ impl P {
                     Value::Null => None,
                     _ => {
                         let n = string(x, kp, "the name of a cgroup or null")?;
-                        if !self.cx.cgroup_names.iter().any(|c| c == n) {
+                        if !self.cx.cgroup_set.contains(n) {
                             return Err(expected(kp, "the name of a cgroup or null", x));
                         }
                         Some(n.to_string())
@@ -96,7 +95,9 @@ impl P {
     pub(crate) fn tasks(&mut self, v: &Value, path: &str) -> R<Vec<TaskSpec>> {
         let mut out = Vec::new();
         let mut total = 0u64;
-        for (i, e) in arr(v, path)?.iter().enumerate() {
+        // Every entry is at least one task.
+        let a = capped(v, path, MAX_TASKS as usize, "task entries")?;
+        for (i, e) in a.iter().enumerate() {
             let ep = idx(path, i);
             let o = obj(e, &ep)?;
             let mut t = TaskSpec {
@@ -145,7 +146,8 @@ impl P {
     pub(crate) fn workloads(&mut self, v: &Value, path: &str) -> R<Vec<Workload>> {
         let mut out = Vec::new();
         let mut total = 0u64;
-        for (i, e) in arr(v, path)?.iter().enumerate() {
+        let a = capped(v, path, MAX_WORKLOADS, "workloads")?;
+        for (i, e) in a.iter().enumerate() {
             let ep = idx(path, i);
             let o = obj(e, &ep)?;
             let kind = o.get("kind").and_then(Value::as_str).filter(|k| matches!(*k, "hackbench" | "schbench"));
@@ -302,8 +304,35 @@ fn always_zero(d: &Dist) -> bool {
     }
 }
 
+/// The model's resolution: one nanosecond, in µs.
+const RESOLUTION_US: f64 = 0.001;
+
+/// A bursty duration below the model's 1 ns resolution rounds to 0 at every draw, so each
+/// cycle would advance time by 1 ns: refused, naming the value (`0` itself is allowed).
+fn at_resolution(d: Dist, path: &str) -> R<Dist> {
+    let smallest_positive = match d {
+        Dist::Fixed(x) | Dist::Exp(x) => x,
+        Dist::Uniform(_, hi) => hi,
+        Dist::Normal(m, sd) => m.max(sd),
+    };
+    if smallest_positive > 0.0 && smallest_positive < RESOLUTION_US {
+        let msg = format!(
+            "{} µs is below the model's resolution of 1 ns (0.001 µs): every draw would be 0 ns and \
+             simulated time would crawl; use 0 or at least 0.001",
+            smallest_positive
+        );
+        return Err(ScenarioError::at(path, msg));
+    }
+    Ok(d)
+}
+
 /// A bursty duration: a number or a one-key distribution object (contract §1.3).
 fn dist(v: &Value, path: &str) -> R<Dist> {
+    let d = dist_raw(v, path)?;
+    at_resolution(d, path)
+}
+
+fn dist_raw(v: &Value, path: &str) -> R<Dist> {
     const MAX: f64 = 10_000_000.0;
     match v {
         Value::Number(_) => Ok(Dist::Fixed(num(v, path, 0.0, MAX, DIST_WHAT)?)),
