@@ -113,3 +113,13 @@ fn the_estimate_bounds_the_real_events() {
     }
     eprintln!("worst real/estimated events: {worst:.2}");
 }
+
+/// An exercise seed beyond what a scenario's seed can hold (2^53) is refused with a message
+/// naming the range, not turned into a scenario that then fails validation.
+#[test]
+fn exercise_seeds_beyond_2_pow_53_are_named() {
+    use fairground_sim::lesson::exercise::{generate, Kind, MAX_SEED};
+    assert!(generate(Kind::CfsPick, MAX_SEED).is_ok());
+    let e = generate(Kind::CfsPick, MAX_SEED + 1).err().expect("refused");
+    assert!(e.to_string().contains("exercise seeds go from 0 to 9007199254740992"), "{e}");
+}

@@ -29,8 +29,16 @@ fn pick<T: Copy>(rng: &mut Rng, xs: &[T]) -> T {
     xs[(rng.next_u64() % xs.len() as u64) as usize]
 }
 
+/// The largest seed a scenario (and so an exercise) can carry.
+pub const MAX_SEED: u64 = 1 << 53;
+
 /// Make exercise number `seed` of `kind`. The same seed gives the same exercise.
 pub fn generate(kind: Kind, seed: u64) -> Result<Exercise, ScenarioError> {
+    // The exercise's scenario carries the seed, and a scenario's seed is at most 2^53 (what a
+    // JSON number holds exactly): say so rather than make a scenario that fails validation.
+    if seed > MAX_SEED {
+        return Err(ScenarioError::at("seed", format!("exercise seeds go from 0 to {MAX_SEED} (2^53); got {seed}")));
+    }
     let mut rng = Rng::new(seed, 0xE8E7);
     let at_us = 20_000 + rng.next_u64() % 150_000;
     let (policy, features, tasks, question): (&str, serde_json::Value, Vec<serde_json::Value>, serde_json::Value) = match kind {
