@@ -119,7 +119,12 @@ impl Sim {
     }
 
     /// The time of the next pending instant, if the run has one before its end.
+    /// The next instant with events, or None at the end of the run, and after a runaway
+    /// (`Sim::runaway`), so that no caller loops on a run that no longer advances.
     pub fn next_instant(&self) -> Option<u64> {
+        if self.runaway.is_some() {
+            return None;
+        }
         self.queue.peek_time().filter(|&t| t < self.duration_ns)
     }
 
