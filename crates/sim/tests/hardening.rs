@@ -217,3 +217,15 @@ fn every_shipped_scenario_ends_with_no_pending_reschedule() {
     }
     assert!(n > 10, "found {n} scenarios");
 }
+
+/// The runaway guard bounds an instant by the run's cost estimate, so a legitimate instant of
+/// many events is not mistaken for one: hackbench with zero-cost messages passes all of its
+/// 64·64·64·100 messages at time 0, and completes there.
+#[test]
+fn zero_cost_messages_at_one_instant_are_not_a_runaway() {
+    let text = r#"{"format": "fairground-scenario/1", "name": "hb0", "duration_ms": 10, "machine": {"cpus": 4},
+        "scheduler": {"policy": "cfs-v6.2"},
+        "workloads": [{"kind": "hackbench", "name": "hb", "groups": 64, "fds": 64, "loops": 100, "msg_us": 0}]}"#;
+    let r = run(text);
+    assert_eq!(r.workloads[0].completion_ns, Some(0));
+}

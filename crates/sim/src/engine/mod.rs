@@ -79,12 +79,16 @@ pub struct Sim {
     /// Why the run stopped before its end, when it did: a fault the core's guards found
     /// (`Fair::fault`) or an instant that would not settle. Never a hang.
     pub runaway: Option<String>,
+    /// The scenario's cost estimate (`scenario::estimate`), which bounds an instant's events.
+    estimated_events: u64,
 }
 
 /// Events one instant may take before the run is declared a runaway: generous against the
-/// most a real instant does (every task woken, switched and balanced a few times over).
-fn instant_event_limit(tasks: usize, cpus: usize, changes: usize) -> u64 {
-    100_000 + 64 * (tasks + cpus + changes) as u64
+/// most a real instant does (every task woken, switched and balanced a few times over), and
+/// never below four times the whole run's cost estimate, which a workload of zero-cost
+/// messages (hackbench with `msg_us` 0) can spend at a single instant.
+fn instant_event_limit(tasks: usize, cpus: usize, changes: usize, estimated: u64) -> u64 {
+    (100_000 + 64 * (tasks + cpus + changes) as u64).max(estimated.saturating_mul(4))
 }
 
 impl Sim {
@@ -196,6 +200,7 @@ impl Sim {
             smp,
             wl,
             runaway: None,
+            estimated_events: scenario::estimate(s).events,
         })
     }
 
@@ -212,7 +217,7 @@ impl Sim {
         self.now = t;
         self.fair.now = t;
         let mut ticked = false;
-        let budget = instant_event_limit(self.tasks.len(), self.cpus.len(), self.changes.len());
+        let budget = instant_event_limit(self.tasks.len(), self.cpus.len(), self.changes.len(), self.estimated_events);
         let limit = self.events + budget;
         while self.queue.peek_time() == Some(t) {
             if self.events > limit || self.fair.fault.is_some() {
