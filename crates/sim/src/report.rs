@@ -54,6 +54,10 @@ pub struct TaskReport {
     pub wakeup_preemptions: u64,
     pub migrations: u64,
     pub overruns: u64,
+    /// Addition: of `cpu_ns`, the time spent on context switches and cache refills
+    /// (`machine.costs`), which did no work. Present only when the scenario has costs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overhead_ns: Option<u64>,
     pub wakeup_latency_ns: LatencyStats,
     pub preempt_delay_ns: LatencyStats,
 }

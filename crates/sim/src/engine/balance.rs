@@ -176,6 +176,7 @@ impl Sim {
         self.smp.rehome(t.cpu, dst);
         t.cpu = dst;
         t.stats.migrations += 1;
+        t.migrated = true;
         self.activate_task(ti, dst, ENQUEUE_MIGRATED);
     }
 

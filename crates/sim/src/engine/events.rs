@@ -5,7 +5,9 @@
 //! 2. `timeline` changes (file order);
 //! 3. forks (task order);
 //! 4. timer expiries and sleep ends (task order);
-//! 5. the tick (all busy CPUs, in CPU order).
+//! 5. wakeups arriving at their runqueue after `machine.costs.wakeup_ns` (task order);
+//! 6. idle CPUs done leaving idle after `machine.costs.idle_exit_ns` (CPU order);
+//! 7. the tick (all busy CPUs, in CPU order).
 //!
 //! Then every CPU asked to reschedule during that instant runs `schedule()`, in CPU order, as
 //! it would on the return from the interrupt. After a tick the periodic load balance runs,
@@ -18,7 +20,11 @@ pub enum Class {
     Timeline = 1,
     Fork = 2,
     Timer = 3,
-    Tick = 4,
+    /// A wakeup reaches its target runqueue (`wakeup_ns` after `try_to_wake_up()`).
+    Wake = 4,
+    /// An idle CPU has left its idle state (`idle_exit_ns` after it was asked to run).
+    IdleExit = 5,
+    Tick = 6,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +127,8 @@ impl Queue {
             1 => Class::Timeline,
             2 => Class::Fork,
             3 => Class::Timer,
+            4 => Class::Wake,
+            5 => Class::IdleExit,
             _ => Class::Tick,
         };
         Some(Ev { time: top.time, class, id: top.order as u32, gen: top.gen })

@@ -86,7 +86,7 @@ impl Sim {
                 custom_slice_ns: e.custom_slice.then_some(e.slice),
                 state: match t.state {
                     TState::Unborn => 0,
-                    TState::Sleeping => 1,
+                    TState::Sleeping | TState::Waking => 1,
                     TState::Runnable => 2,
                     TState::Running => 3,
                 },

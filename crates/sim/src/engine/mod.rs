@@ -37,6 +37,9 @@ pub struct Cpu {
     /// Bumped at every switch, so that a completion scheduled for an earlier stint is stale.
     pub gen: u32,
     pub busy_ns: u64,
+    /// Idle, asked to run something, and still leaving idle until this time
+    /// (`machine.costs.idle_exit_ns`): it schedules then.
+    pub exiting_idle: Option<u64>,
     /// First CPU of this CPU's last-level cache.
     pub llc_first: u32,
     pub llc_size: u32,
@@ -81,6 +84,8 @@ pub struct Sim {
     pub runaway: Option<String>,
     /// The scenario's cost estimate (`scenario::estimate`), which bounds an instant's events.
     estimated_events: u64,
+    /// What switching, waking and migrating cost (`machine.costs`; zero by default).
+    pub costs: scenario::Costs,
 }
 
 /// Events one instant may take before the run is declared a runaway: generous against the
@@ -162,6 +167,8 @@ impl Sim {
                 rng: Rng::new(s.seed, i as u64),
                 waking_since: None,
                 preempted_since: None,
+                overhead: 0,
+                migrated: false,
                 stats: TaskStats::default(),
             });
         }
@@ -169,7 +176,7 @@ impl Sim {
         fair.build_task_groups(&s.cgroups);
         let changes = resolve_timeline(s, &expanded);
         let cpus = (0..ncpus)
-            .map(|c| Cpu { curr: NIL, gen: 0, busy_ns: 0, llc_first: c / llc * llc, llc_size: llc })
+            .map(|c| Cpu { curr: NIL, gen: 0, busy_ns: 0, exiting_idle: None, llc_first: c / llc * llc, llc_size: llc })
             .collect();
         let mut queue = Queue::with_capacity(tasks.len() * 2 + changes.len() + 8);
         for (i, t) in tasks.iter().enumerate() {
@@ -201,6 +208,7 @@ impl Sim {
             wl,
             runaway: None,
             estimated_events: scenario::estimate(s).events,
+            costs: s.machine.costs,
         })
     }
 
@@ -229,6 +237,8 @@ impl Sim {
                 Class::Timeline => self.on_timeline(ev.id),
                 Class::Fork => self.on_fork(ev.id),
                 Class::Timer => self.on_timer(ev.id),
+                Class::Wake => self.on_wake_arrival(ev.id),
+                Class::IdleExit => self.on_idle_exit(ev.id),
                 Class::Tick => {
                     self.on_tick();
                     ticked = true;
@@ -270,7 +280,7 @@ impl Sim {
             dirty.sort_unstable();
             dirty.dedup();
             for &cpu in &dirty {
-                if self.fair.need_resched(cpu) {
+                if self.fair.need_resched(cpu) && !self.leaving_idle(cpu) {
                     self.schedule(cpu);
                 }
             }
@@ -319,8 +329,10 @@ impl Sim {
             if curr != NIL {
                 let q = self.fair.ents[curr as usize].cfs_rq;
                 self.fair.update_curr(q);
-                let t = &self.tasks[curr as usize];
-                self.cpus[cpu].busy_ns += self.duration_ns - t.run_start;
+                let t = &mut self.tasks[curr as usize];
+                let ran = self.duration_ns - t.run_start;
+                t.stats.overhead_ns += ran.min(t.overhead);
+                self.cpus[cpu].busy_ns += ran;
             }
         }
     }

@@ -21,6 +21,7 @@ impl Sim {
             factor: cfg.factor,
         };
         let d = self.duration_ns;
+        let costs_zero = self.costs.is_zero();
         let workloads = self.workload_reports();
         // Samples are sorted in place: the run is over and nothing else reads their order.
         let ents = &self.fair.ents;
@@ -42,6 +43,7 @@ impl Sim {
                     wakeup_preemptions: s.wakeup_preemptions,
                     migrations: s.migrations,
                     overruns: s.overruns,
+                    overhead_ns: (!costs_zero).then_some(s.overhead_ns),
                     wakeup_latency_ns: summarize(&mut s.wakeup_latency),
                     preempt_delay_ns: summarize(&mut s.preempt_delay),
                 }

@@ -72,8 +72,11 @@ impl Sim {
         let t = &mut self.tasks[prev as usize];
         let ran = now - t.run_start;
         c.busy_ns += ran;
+        // The stint's overhead (switch, cache refill) came first and did no work.
+        t.stats.overhead_ns += ran.min(t.overhead);
+        let useful = ran.saturating_sub(t.overhead);
         if t.work_left != FOREVER {
-            t.work_left -= ran.min(t.work_left);
+            t.work_left -= useful.min(t.work_left);
         }
         if t.state != TState::Running {
             return; // it went to sleep: a voluntary switch
@@ -96,18 +99,23 @@ impl Sim {
         let now = self.now;
         let gen = self.cpus[cpu as usize].gen;
         self.smp.cfs_tasks.move_to_front(next);
+        let costs = self.costs;
         let t = &mut self.tasks[next as usize];
         t.state = TState::Running;
         t.run_start = now;
         t.stats.switches += 1;
+        // context_switch() and, after a move, the cache refill: paid before the task's first
+        // useful instruction, which is what its latencies measure.
+        t.overhead = costs.switch_ns + if std::mem::take(&mut t.migrated) { costs.migration_ns } else { 0 };
+        let useful_at = now + t.overhead;
         if let Some(w) = t.waking_since.take() {
-            t.stats.wakeup_latency.push(now - w);
+            t.stats.wakeup_latency.push(useful_at - w);
         }
         if let Some(p) = t.preempted_since.take() {
-            t.stats.preempt_delay.push(now - p);
+            t.stats.preempt_delay.push(useful_at - p);
         }
         if t.work_left != FOREVER {
-            self.queue.push(now + t.work_left, Class::Completion, cpu, gen);
+            self.queue.push(useful_at + t.work_left, Class::Completion, cpu, gen);
         }
     }
 
@@ -251,9 +259,46 @@ impl Sim {
             self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
             return;
         }
+        if self.costs.wakeup_ns > 0 {
+            // The wakeup reaches its runqueue wakeup_ns later (the wake list and its IPI);
+            // the task is TASK_WAKING meanwhile, and its latency runs from now.
+            let now = self.now;
+            let t = &mut self.tasks[ti as usize];
+            t.work_left = work;
+            t.state = TState::Waking;
+            t.stats.wakeups += 1;
+            t.waking_since = Some(now);
+            self.queue.push(now + self.costs.wakeup_ns, Class::Wake, ti, 0);
+            return;
+        }
+        self.stats_wakeup(ti, work);
+        self.ttwu_queue(ti);
+    }
+
+    /// A wakeup delayed by `wakeup_ns` reaches its runqueue.
+    pub(super) fn on_wake_arrival(&mut self, ti: u32) {
+        self.events += 1;
+        if self.tasks[ti as usize].state == TState::Waking {
+            self.tasks[ti as usize].state = TState::Sleeping;
+            self.ttwu_queue(ti);
+        }
+    }
+
+    /// A wakeup's bookkeeping: the task's next burst, its state, the wakeup counted and its
+    /// latency started.
+    fn stats_wakeup(&mut self, ti: u32, work: u64) {
+        let now = self.now;
+        let t = &mut self.tasks[ti as usize];
+        t.work_left = work;
+        t.stats.wakeups += 1;
+        t.waking_since = Some(now);
+    }
+
+    /// The rest of `try_to_wake_up()`: select the CPU, enqueue with ENQUEUE_WAKEUP, check
+    /// preemption (`ttwu_queue()` → `ttwu_do_activate()`).
+    fn ttwu_queue(&mut self, ti: u32) {
         let cpu = self.select_task_rq(ti);
         let mut flags = ENQUEUE_WAKEUP;
-        let now = self.now;
         let t = &mut self.tasks[ti as usize];
         if cpu != t.cpu {
             flags |= ENQUEUE_MIGRATED;
@@ -262,12 +307,47 @@ impl Sim {
             t.cpu = cpu;
             self.fair.migrate_task_rq_fair(ti, cpu);
         }
-        t.work_left = work;
+        let t = &mut self.tasks[ti as usize];
+        if flags & ENQUEUE_MIGRATED != 0 {
+            t.migrated = true;
+        }
         t.state = TState::Runnable;
-        t.stats.wakeups += 1;
-        t.waking_since = Some(now);
         self.activate_task(ti, cpu, flags);
         self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
+    }
+
+    /// Whether `cpu` is idle and still leaving its idle state: its reschedule waits for the
+    /// `IdleExit` event. The first request to an idle CPU starts that exit (`idle_exit_ns`).
+    pub(super) fn leaving_idle(&mut self, cpu: u32) -> bool {
+        let now = self.now;
+        let c = &mut self.cpus[cpu as usize];
+        if c.curr != NIL || self.costs.idle_exit_ns == 0 {
+            return false;
+        }
+        match c.exiting_idle {
+            Some(at) if at <= now => {
+                c.exiting_idle = None;
+                false
+            }
+            Some(_) => true,
+            None => {
+                let at = now + self.costs.idle_exit_ns;
+                c.exiting_idle = Some(at);
+                self.queue.push(at, Class::IdleExit, cpu, 0);
+                true
+            }
+        }
+    }
+
+    /// `cpu` has left idle: it schedules at the end of this instant if it still has
+    /// something to do, or goes back to idle.
+    pub(super) fn on_idle_exit(&mut self, cpu: u32) {
+        self.events += 1;
+        if self.fair.need_resched(cpu) {
+            self.dirty.push(cpu);
+        } else {
+            self.cpus[cpu as usize].exiting_idle = None;
+        }
     }
 
     /// `check_preempt_curr()`: an idle CPU always reschedules; otherwise ask the fair class.

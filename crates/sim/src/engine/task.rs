@@ -11,6 +11,8 @@ pub enum TState {
     /// Before its fork time.
     Unborn,
     Sleeping,
+    /// Woken, on its way to its CPU's runqueue (`machine.costs.wakeup_ns`; TASK_WAKING).
+    Waking,
     /// Queued, waiting for a CPU.
     Runnable,
     Running,
@@ -80,6 +82,8 @@ pub struct TaskStats {
     pub wakeup_preemptions: u64,
     pub migrations: u64,
     pub overruns: u64,
+    /// Time spent on switches and cache refills (`machine.costs`): in `cpu_ns`, not in work.
+    pub overhead_ns: u64,
     pub wakeup_latency: Vec<u64>,
     pub preempt_delay: Vec<u64>,
 }
@@ -109,6 +113,11 @@ pub struct Task {
     pub waking_since: Option<u64>,
     /// Set at an involuntary switch-out, cleared when it runs again.
     pub preempted_since: Option<u64>,
+    /// The overhead the current stint began with (`switch_ns`, plus `migration_ns` after a
+    /// move): its first useful instruction comes that long after `run_start`.
+    pub overhead: u64,
+    /// Moved to another CPU since it last ran (its next stint pays `migration_ns`).
+    pub migrated: bool,
     pub stats: TaskStats,
 }
 

@@ -145,6 +145,17 @@ pub fn generate(seed: u64, case: u64) -> Value {
         let divisors: Vec<i64> = (1..=cpus).filter(|d| cpus % d == 0).collect();
         machine.insert("llc_size".into(), json!(*g.pick(&divisors)));
     }
+    if g.chance(25) {
+        machine.insert(
+            "costs".into(),
+            if g.chance(30) {
+                json!("measured")
+            } else {
+                let mut ns = || *g.pick(&[0, 0, 1, 500, 3000, 20_000]);
+                json!({ "switch_ns": ns(), "wakeup_ns": ns(), "idle_exit_ns": ns(), "migration_ns": ns() })
+            },
+        );
+    }
     let mut cgroups = Vec::new();
     let mut cg_names: Vec<String> = Vec::new();
     if g.chance(50) {

@@ -185,7 +185,7 @@ fn check_tasks(s: &Sim) -> Result<(), String> {
             return Err(format!("task {name}: state {:?} but CPU {} runs {}", t.state, t.cpu, s.cpus.get(t.cpu as usize).map_or(NIL, |c| c.curr)));
         }
         let ok = match t.state {
-            TState::Unborn => !e.on_rq,
+            TState::Unborn | TState::Waking => !e.on_rq,
             TState::Running | TState::Runnable => e.on_rq && !e.sched_delayed,
             TState::Sleeping => !e.on_rq || e.sched_delayed,
         };
@@ -234,10 +234,12 @@ fn check_cpus(s: &Sim) -> Result<(), String> {
         if cpu.busy_ns + running > s.now {
             return Err(format!("cpu {c}: busy {} ns after {} ns", cpu.busy_ns + running, s.now));
         }
-        if s.fair.resched[c].is_some() {
+        // An idle CPU leaving idle (machine.costs.idle_exit_ns) schedules when it is out.
+        let exiting = cpu.exiting_idle.is_some();
+        if s.fair.resched[c].is_some() && !exiting {
             return Err(format!("cpu {c}: a reschedule is pending after the instant"));
         }
-        if cpu.curr == NIL && waiting[c] {
+        if cpu.curr == NIL && waiting[c] && !exiting {
             // An idle CPU has nothing runnable queued (delayed entities are not runnable).
             return Err(format!("cpu {c}: idle with a runnable task queued"));
         }

@@ -139,11 +139,40 @@ pub struct Machine {
     pub cpus: u32,
     pub hz: u32,
     pub llc_size: Option<u32>,
+    /// What switching, waking and migrating cost in time (`machine.costs`); all 0 by default,
+    /// so decisions and figures are those of the cost-free model.
+    pub costs: Costs,
 }
 
 impl Default for Machine {
     fn default() -> Self {
-        Machine { cpus: 1, hz: 250, llc_size: None }
+        Machine { cpus: 1, hz: 250, llc_size: None, costs: Costs::default() }
+    }
+}
+
+/// `machine.costs`, in ns. Where each is charged: docs/model.md, "Costs".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Costs {
+    /// `context_switch()`: paid by the incoming task before its first useful instruction,
+    /// counted in its runtime (and so its vruntime) but not in its work.
+    pub switch_ns: u64,
+    /// `try_to_wake_up()` to the enqueue on the target CPU (the wake list and its IPI).
+    pub wakeup_ns: u64,
+    /// An idle CPU asked to run something leaves its idle state (`cpuidle` exit latency).
+    pub idle_exit_ns: u64,
+    /// Cache refill on a task's first run after it moved CPU, paid like `switch_ns`.
+    pub migration_ns: u64,
+    /// Written as the preset `"measured"` (the host calibration in docs/calibration.md).
+    pub measured: bool,
+}
+
+impl Costs {
+    /// The `"measured"` preset: medians of `tools/host/calibrate` on the host the project
+    /// is developed on (docs/calibration.md); other machines differ.
+    pub const MEASURED: Costs = Costs { switch_ns: 980, wakeup_ns: 19_200, idle_exit_ns: 4_500, migration_ns: 8_900, measured: true };
+
+    pub fn is_zero(&self) -> bool {
+        self.switch_ns == 0 && self.wakeup_ns == 0 && self.idle_exit_ns == 0 && self.migration_ns == 0
     }
 }
 

@@ -33,7 +33,7 @@
 
 use super::fields::*;
 use super::refs::Cx;
-use super::{jsonc, Features, Machine, Policy, Scaling, Scenario, ScenarioError, Scheduler, Tunables, FORMAT};
+use super::{jsonc, Costs, Features, Machine, Policy, Scaling, Scenario, ScenarioError, Scheduler, Tunables, FORMAT};
 use super::{ClampOffset, WakeupPreemptVariant};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -125,6 +125,28 @@ pub(crate) fn applies(k: &str, policy: Policy) -> bool {
     mask & bit != 0
 }
 
+/// `machine.costs`: `"measured"`, or an object of ns values in 0..=10^7, each default 0.
+fn costs(v: &Value, path: &str) -> R<Costs> {
+    if v.as_str() == Some("measured") {
+        return Ok(Costs::MEASURED);
+    }
+    let what = "\"measured\" or an object with switch_ns, wakeup_ns, idle_exit_ns, migration_ns";
+    let o = v.as_object().ok_or_else(|| expected(path, what, v))?;
+    let mut c = Costs::default();
+    for (k, x) in o {
+        let kp = key(path, k);
+        let ns = || uint(x, &kp, 0, 10_000_000);
+        match k.as_str() {
+            "switch_ns" => c.switch_ns = ns()?,
+            "wakeup_ns" => c.wakeup_ns = ns()?,
+            "idle_exit_ns" => c.idle_exit_ns = ns()?,
+            "migration_ns" => c.migration_ns = ns()?,
+            _ => return Err(unknown(path, k, &["switch_ns", "wakeup_ns", "idle_exit_ns", "migration_ns"])),
+        }
+    }
+    Ok(c)
+}
+
 impl P {
     fn root(&mut self, v: &Value) -> R<Scenario> {
         let o = obj(v, "")?;
@@ -208,7 +230,8 @@ impl P {
                         }
                     }
                 }
-                _ => return Err(unknown(path, k, &["cpus", "hz", "llc_size"])),
+                "costs" => m.costs = costs(x, &kp)?,
+                _ => return Err(unknown(path, k, &["cpus", "hz", "llc_size", "costs"])),
             }
         }
         Ok(m)

@@ -104,6 +104,15 @@ pub fn to_json(s: &Scenario) -> Value {
     if let Some(l) = s.machine.llc_size {
         machine.insert("llc_size".into(), json!(l));
     }
+    let c = &s.machine.costs;
+    if c.measured {
+        machine.insert("costs".into(), json!("measured"));
+    } else if !c.is_zero() {
+        machine.insert(
+            "costs".into(),
+            json!({ "switch_ns": c.switch_ns, "wakeup_ns": c.wakeup_ns, "idle_exit_ns": c.idle_exit_ns, "migration_ns": c.migration_ns }),
+        );
+    }
     root.insert("machine".into(), Value::Object(machine));
     let mut sched = Map::new();
     sched.insert("policy".into(), json!(s.scheduler.policy.name()));

@@ -126,7 +126,11 @@ impl Sim {
         let now = self.now;
         let c = &mut self.cpus[cpu as usize];
         let t = &mut self.tasks[ti as usize];
-        c.busy_ns += now - t.run_start;
+        let ran = now - t.run_start;
+        c.busy_ns += ran;
+        // The stint's overhead was paid before its first unit completed.
+        t.stats.overhead_ns += ran.min(t.overhead);
+        t.overhead = 0;
         t.run_start = now;
         t.work_left = work;
         self.queue.push(now + work, Class::Completion, cpu, c.gen);
