@@ -8,6 +8,7 @@ use fairground_sim::report::{LatencyStats, Report};
 use fairground_sim::{run_text, Limits};
 use std::process::ExitCode;
 
+mod ablate;
 mod fuzz;
 mod interop;
 mod measure;
@@ -33,8 +34,9 @@ fn main() -> ExitCode {
         Some("sweep") => measure::sweep_cmd(&args[1..]),
         Some("samples") => measure::samples_cmd(&args[1..]),
         Some("fuzz") => fuzz::fuzz_cmd(&args[1..]),
+        Some("ablate") => ablate::ablate_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}{}\n{}\n{}\n{}", measure::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE);
+            println!("{USAGE}{}\n{}\n{}\n{}\n{}", measure::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE);
             ExitCode::SUCCESS
         }
         _ => {
@@ -208,4 +210,9 @@ fn summary(r: &Report) -> String {
 pub(crate) fn emit(out: &str) -> ExitCode {
     let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
     ExitCode::SUCCESS
+}
+
+/// User-derived text as the terminal may show it: control characters escaped.
+pub(crate) fn printable(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }

@@ -2,6 +2,7 @@
 //! scenario under two configurations, and sweeps of one parameter. The app and the CLI
 //! (`fairground compare`, `fairground sweep`) both use these; nothing here draws.
 
+pub mod ablate;
 pub mod compare;
 pub mod csv;
 pub mod hist;
