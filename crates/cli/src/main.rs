@@ -11,6 +11,7 @@ use std::process::ExitCode;
 mod ablate;
 mod fuzz;
 mod interop;
+mod latency;
 mod measure;
 
 const USAGE: &str = "usage: fairground run FILE [--json]
@@ -35,8 +36,9 @@ fn main() -> ExitCode {
         Some("samples") => measure::samples_cmd(&args[1..]),
         Some("fuzz") => fuzz::fuzz_cmd(&args[1..]),
         Some("ablate") => ablate::ablate_cmd(&args[1..]),
+        Some("latency") => latency::latency_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}{}\n{}\n{}\n{}\n{}", measure::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE);
+            println!("{USAGE}{}\n{}\n{}\n{}\n{}\n{}", measure::USAGE, latency::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE);
             ExitCode::SUCCESS
         }
         _ => {

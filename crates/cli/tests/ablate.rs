@@ -42,3 +42,17 @@ fn bad_input_is_named() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// `fairground latency`: the perf-sched-latency table, longest maximum delay first.
+#[test]
+fn latency_prints_the_delay_table() {
+    let (code, out, err) = fg(&["latency", "static/scenarios/two-hogs.json", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = v.as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    assert!(rows[0]["max_delay_ns"].as_u64() >= rows[1]["max_delay_ns"].as_u64());
+    let (code, text, _) = fg(&["latency", "static/scenarios/two-hogs.json"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("Avg delay ms") && text.contains("hog/0") && text.contains("hog/1"), "{text}");
+}

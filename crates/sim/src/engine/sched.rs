@@ -108,11 +108,18 @@ impl Sim {
         // useful instruction, which is what its latencies measure.
         t.overhead = costs.switch_ns + if std::mem::take(&mut t.migrated) { costs.migration_ns } else { 0 };
         let useful_at = now + t.overhead;
+        let mut delay = None;
         if let Some(w) = t.waking_since.take() {
             t.stats.wakeup_latency.push(useful_at - w);
+            delay = Some(useful_at - w);
         }
         if let Some(p) = t.preempted_since.take() {
             t.stats.preempt_delay.push(useful_at - p);
+            delay = delay.max(Some(useful_at - p));
+        }
+        if let Some(d) = delay.filter(|&d| d > t.stats.max_delay) {
+            t.stats.max_delay = d;
+            t.stats.max_delay_at = useful_at;
         }
         if t.work_left != FOREVER {
             self.queue.push(useful_at + t.work_left, Class::Completion, cpu, gen);

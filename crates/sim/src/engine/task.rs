@@ -84,6 +84,10 @@ pub struct TaskStats {
     pub overruns: u64,
     /// Time spent on switches and cache refills (`machine.costs`): in `cpu_ns`, not in work.
     pub overhead_ns: u64,
+    /// The longest wait to run (a wakeup latency or a preempt delay), and when it ended: the
+    /// "max delay" of `perf sched latency`.
+    pub max_delay: u64,
+    pub max_delay_at: u64,
     pub wakeup_latency: Vec<u64>,
     pub preempt_delay: Vec<u64>,
 }

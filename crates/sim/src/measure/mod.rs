@@ -5,7 +5,9 @@
 pub mod ablate;
 pub mod compare;
 pub mod csv;
+pub mod diverge;
 pub mod hist;
+pub mod latency;
 pub mod patch;
 pub mod sweep;
 
