@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    fairground_app::worker::register();
+    fairground_app::worker::endpoint::register();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

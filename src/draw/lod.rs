@@ -10,7 +10,7 @@
 //! So the cost of a frame is O(columns × log slices), not O(slices): 64 lanes of a million
 //! slices pan as fast as two.
 
-use crate::proto::{WireSlice, NONE};
+use crate::wire::proto::{WireSlice, NONE};
 
 /// Slices examined per column to choose its task.
 pub const SAMPLE: usize = 8;

@@ -6,8 +6,8 @@
 //! selection tell repeated colours apart). Idle is a pale grey with a diagonal hatch, so that
 //! "nothing ran" never reads as a task.
 
-use crate::lod::Col;
-use crate::proto::NONE;
+use crate::draw::lod::Col;
+use crate::wire::proto::NONE;
 
 pub const PALETTE: [[u8; 3]; 14] = [
     [0x00, 0x72, 0xB2], // blue
@@ -130,7 +130,7 @@ mod tests {
     fn a_half_busy_column_fills_half_the_lane_from_the_bottom() {
         let (w, h) = (2usize, 10usize);
         let mut img = vec![0u8; w * h * 4];
-        let cols = [Col { task: 0, busy: 128, mixed: false }, crate::lod::IDLE];
+        let cols = [Col { task: 0, busy: 128, mixed: false }, crate::draw::lod::IDLE];
         draw_lane(&mut img, w, 0, &LaneGeom { y: 0, h }, &cols, None, usize::MAX);
         let px = |x: usize, y: usize| [img[(y * w + x) * 4], img[(y * w + x) * 4 + 1], img[(y * w + x) * 4 + 2]];
         assert_eq!(px(0, 9), task_rgb(0));

@@ -10,10 +10,10 @@ use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData, MouseEvent, WheelEvent};
 use yew::prelude::*;
 
-use crate::lod::{Col, Store};
-use crate::logic;
-use crate::proto::{start_why_text, stop_why_text, RunInfo, NONE};
-use crate::raster::{draw_lane, LaneGeom};
+use crate::draw::lod::{Col, Store};
+use crate::draw::raster::{draw_lane, LaneGeom};
+use crate::page::logic;
+use crate::wire::proto::{start_why_text, stop_why_text, RunInfo, NONE};
 
 pub const GUTTER: f64 = 64.0;
 pub const AXIS: f64 = 20.0;
@@ -386,7 +386,7 @@ impl Component for Timeline {
         let (style, swatch, lines, hidden) = match &self.hover {
             Some(h) => (
                 format!("left: {}px; top: {}px;", h.x + 14.0, h.y + 14.0),
-                format!("background: {}", crate::raster::css(crate::raster::task_rgb(h.task))),
+                format!("background: {}", crate::draw::raster::css(crate::draw::raster::task_rgb(h.task))),
                 h.lines.clone(),
                 false,
             ),

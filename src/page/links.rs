@@ -93,7 +93,7 @@ fn short(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::{parse_fragment, Route};
+    use crate::page::logic::{parse_fragment, Route};
 
     #[test]
     fn options_after_the_scenario() {

@@ -4,7 +4,7 @@
 
 use gloo::net::http::Request;
 
-use crate::logic::{self, IndexEntry, Route, DEFAULT_STEM};
+use crate::page::logic::{self, IndexEntry, Route, DEFAULT_STEM};
 
 /// A scenario's text ready to run, and what to show about it.
 #[derive(Clone, Debug, PartialEq, Default)]

@@ -10,9 +10,9 @@ use gloo::file::callbacks::{read_as_text, FileReader};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::measure_host::{Answer, Request};
-use crate::proto::{Input, Output};
-use crate::worker_pool::{Answered, Pool};
+use crate::page::worker_pool::{Answered, Pool};
+use crate::wire::proto::{Input, Output};
+use crate::worker::measure::{Answer, Request};
 
 /// Largest file read: a trace of this size is already minutes of a busy machine.
 const MAX_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
@@ -39,7 +39,7 @@ pub struct OpenFile {
 /// Put `json` (plain JSON) in the fragment; the page's hashchange handler opens it.
 fn navigate(json: &str) -> Result<(), String> {
     let w = web_sys::window().ok_or("no window")?;
-    w.location().set_hash(&format!("s={}", crate::logic::encode_share(json))).map_err(|_| "the browser refused the new address".to_string())
+    w.location().set_hash(&format!("s={}", crate::page::logic::encode_share(json))).map_err(|_| "the browser refused the new address".to_string())
 }
 
 /// Whether a file's text is a scenario (a JSON object, maybe after `//` comments) rather than

@@ -4,11 +4,11 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::app::{App, Msg, SPEEDS};
-use crate::logic::{self, IndexEntry, DEFAULT_STEM};
-use crate::panels::{SchedPanel, TasksTable};
-use crate::proto::RunInfo;
-use crate::timeline::Timeline;
+use crate::draw::timeline::Timeline;
+use crate::page::app::{App, Msg, SPEEDS};
+use crate::page::logic::{self, IndexEntry, DEFAULT_STEM};
+use crate::page::panels::tasks::{SchedPanel, TasksTable};
+use crate::wire::proto::RunInfo;
 
 const SHORTCUTS: &[(&str, &str)] = &[
     ("Space", "play / pause"),
@@ -70,7 +70,7 @@ impl App {
                     if self.loading {
                         <span id="status" class="status">{ "Loading…" }</span>
                     }
-                    <crate::open_file::OpenFile />
+                    <crate::page::open_file::OpenFile />
                     if self.text.is_some() {
                         <button id="btn-share" onclick={link.callback(|_| Msg::Share)} title="Copy a link to this experiment, edits included (L)">{ "Copy share link" }</button>
                     }
@@ -149,7 +149,7 @@ impl App {
                 <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()} big={self.teach.present}
                     view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
                     win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} on_pick={self.cb.pick.clone()} />
-                <crate::inside::Inside info={info.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
+                <crate::page::panels::inside::Inside info={info.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
                     picked={self.picked} on_ask={self.cb.ask.clone()} on_seek={self.cb.seek.clone()} on_unpick={self.cb.unpick.clone()} on_select={self.cb.select.clone()} />
                 <div class="layout">
                     <TasksTable info={info.clone()} progress={self.progress.clone()} selected={self.selected}
@@ -157,7 +157,7 @@ impl App {
                     { self.sched_panel() }
                 </div>
                 { self.view_groups() }
-                <crate::measure_panel::MeasurePanel text={self.text.clone()}
+                <crate::page::panels::measure::MeasurePanel text={self.text.clone()}
                     selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
             </section>
         }

@@ -6,8 +6,8 @@
 use gloo::worker::{Spawnable, WorkerBridge};
 use yew::Callback;
 
-use crate::proto::{Input, Output};
-use crate::worker::SimWorker;
+use crate::wire::proto::{Input, Output};
+use crate::worker::endpoint::SimWorker;
 
 /// Path of the simulation worker's script in the built site (trunk `data-type="worker"`);
 /// the timeline's worker and the measuring ones are instances of it.

@@ -25,7 +25,7 @@ pub enum Input {
     Crash,
     /// What the trees / decision log / key chart panels look at (issue 8); answered with a
     /// Progress that carries them.
-    Insight(crate::insight::Ask),
+    Insight(crate::wire::insight::Ask),
     /// The loaded scenario's lesson, its texts filled from the run (answer `Lesson`).
     Lesson,
     /// Check a choice for lesson step `step` (0-based) against the simulation (answer
@@ -37,7 +37,7 @@ pub enum Input {
     /// The task groups' entities per CPU now, and their weights sampled so far (`Groups`).
     Groups,
     /// A whole-run export or an A/B comparison (`measure_host`); sent to a worker of its own.
-    Measure(crate::measure_host::Request),
+    Measure(crate::worker::measure::Request),
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -64,7 +64,7 @@ pub enum Output {
     Exercise(Result<String, String>),
     Groups(GroupsInfo),
     /// The answer to `Measure`, and the wall time it took in the worker (ms).
-    Measured { answer: crate::measure_host::Answer, ms: f64 },
+    Measured { answer: crate::worker::measure::Answer, ms: f64 },
 }
 
 /// A lesson as the page shows it: nothing in it gives away an answer.
@@ -212,7 +212,7 @@ pub struct Progress {
     pub work_events: u64,
     pub work_ms: f64,
     /// The open panels' trees, decision log, why-it-ran and key chart (issue 8).
-    pub insight: Option<Box<crate::insight::Insight>>,
+    pub insight: Option<Box<crate::wire::insight::Insight>>,
 }
 
 /// Why a stint began (high nibble of `WireSlice::why`), as the engine's `StartWhy`.

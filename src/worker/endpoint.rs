@@ -7,8 +7,8 @@ use std::cell::RefCell;
 use gloo::worker::{HandlerId, Registrable, Worker, WorkerScope};
 use wasm_bindgen::JsCast;
 
-use crate::host::{Budget, Host};
-use crate::proto::{Input, Output};
+use crate::wire::proto::{Input, Output};
+use crate::worker::host::{Budget, Host};
 
 /// Wall time one answer may spend simulating; the page asks again for more.
 const BUDGET_MS: f64 = 40.0;
@@ -91,7 +91,7 @@ impl SimWorker {
             },
             Input::Measure(req) => {
                 let t0 = clock_ms();
-                let answer = crate::measure_host::answer(req);
+                let answer = crate::worker::measure::answer(req);
                 Output::Measured { answer, ms: clock_ms() - t0 }
             }
             Input::Crash => panic!("a crash asked for by the page (testing the worker's recovery)"),
@@ -133,7 +133,7 @@ impl SimWorker {
                 Some(h) => Output::Checked(h.check(step, &choice)),
                 None => Output::Checked(Err("no scenario is loaded".into())),
             },
-            Input::Exercise { kind, seed } => Output::Exercise(crate::host::teach::exercise(&kind, seed)),
+            Input::Exercise { kind, seed } => Output::Exercise(crate::worker::host::teach::exercise(&kind, seed)),
             Input::Groups => Output::Groups(self.host.as_ref().map(|h| h.groups_info()).unwrap_or_default()),
         }
     }

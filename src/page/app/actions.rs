@@ -5,9 +5,9 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::{current_hash, App, Msg, Origin};
-use crate::logic;
-use crate::proto::{EditSet, Input};
-use crate::storage;
+use crate::page::logic;
+use crate::page::storage;
+use crate::wire::proto::{EditSet, Input};
 
 impl App {
     /// The timeline window zoomed by `f` around the current time when it is in view (else
@@ -67,9 +67,9 @@ impl App {
     /// The panels of issue 8 changed what they look at. Turning the decision log or the key
     /// chart on makes the worker replay from the start with recording on, so the log covers the
     /// whole run so far; the seek brings the view back to where it was.
-    pub(super) fn ask_insight(&mut self, ctx: &Context<Self>, ask: crate::insight::Ask) {
+    pub(super) fn ask_insight(&mut self, ctx: &Context<Self>, ask: crate::wire::insight::Ask) {
         let view = self.progress.view_ns;
-        let records = |a: &crate::insight::Ask| a.log.is_some() || a.why.is_some();
+        let records = |a: &crate::wire::insight::Ask| a.log.is_some() || a.why.is_some();
         let replays = (records(&ask) && !records(&self.ask)) || (ask.chart.is_some() && ask.chart != self.ask.chart);
         if replays {
             // Playing on would continue from where the replay starts, not from here.

@@ -13,14 +13,14 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::lod::Store;
-use crate::logic::{self, IndexEntry, Route, DEFAULT_STEM};
-use crate::open::{self, Opened};
-use crate::proto::{Input, Output, Progress, RunInfo};
-use crate::storage;
-use crate::timeline::StoreRef;
-use crate::worker::SimWorker;
-use crate::worker_pool::WORKER_JS;
+use crate::draw::lod::Store;
+use crate::draw::timeline::StoreRef;
+use crate::page::logic::{self, IndexEntry, Route, DEFAULT_STEM};
+use crate::page::open::{self, Opened};
+use crate::page::storage;
+use crate::page::worker_pool::WORKER_JS;
+use crate::wire::proto::{Input, Output, Progress, RunInfo};
+use crate::worker::endpoint::SimWorker;
 
 mod actions;
 pub(crate) mod teach;
@@ -107,7 +107,7 @@ pub enum Msg {
     CrashWorker,
     Dismiss,
     // Inside the scheduler (issue 8).
-    Ask(crate::insight::Ask),
+    Ask(crate::wire::insight::Ask),
     PickSlice(Option<(u32, u64)>),
     /// Lessons, exercises, presenter mode, group weights (`app/teach.rs`).
     Teach(teach::TeachMsg),
@@ -120,7 +120,7 @@ pub(crate) struct Callbacks {
     pub edit: Callback<(String, &'static str, String)>,
     pub policy: Callback<String>,
     pub setting: Callback<(&'static str, &'static str, Option<serde_json::Value>)>,
-    pub ask: Callback<crate::insight::Ask>,
+    pub ask: Callback<crate::wire::insight::Ask>,
     pub seek: Callback<u64>,
     pub pick: Callback<(u32, u64)>,
     pub unpick: Callback<()>,
@@ -174,8 +174,8 @@ pub struct App {
     pub(crate) rate: Option<f64>,
     /// Inside the scheduler (issue 8): what the panels ask, the worker's last answer for them,
     /// and the timeline point clicked for "why did this run?".
-    pub(crate) ask: crate::insight::Ask,
-    pub(crate) insight: Rc<Option<Box<crate::insight::Insight>>>,
+    pub(crate) ask: crate::wire::insight::Ask,
+    pub(crate) insight: Rc<Option<Box<crate::wire::insight::Insight>>>,
     pub(crate) picked: Option<(u32, u64)>,
     pub(crate) teach: teach::Teach,
     _hashchange: Option<EventListener>,
@@ -365,8 +365,8 @@ impl Component for App {
             }
             Msg::Select(t) => self.selected = t,
             Msg::EditTask(task, field, value) => self.edit_task(ctx, task, field, &value),
-            Msg::Policy(p) => self.change_settings(ctx, |doc| crate::settings::set_policy(doc, &p)),
-            Msg::Setting(sect, key, v) => self.change_settings(ctx, |doc| crate::settings::set(doc, sect, key, v)),
+            Msg::Policy(p) => self.change_settings(ctx, |doc| crate::wire::settings::set_policy(doc, &p)),
+            Msg::Setting(sect, key, v) => self.change_settings(ctx, |doc| crate::wire::settings::set(doc, sect, key, v)),
             Msg::Share => self.share(),
             Msg::DiscardEdits => {
                 storage::clear();
@@ -662,7 +662,7 @@ impl App {
     fn open_current(&mut self, ctx: &Context<Self>) {
         let hash = current_hash();
         let mut route = logic::parse_fragment(&hash);
-        match crate::links::exercise_link(&hash, &teach::exercise_kinds()) {
+        match crate::page::links::exercise_link(&hash, &teach::exercise_kinds()) {
             Some(Ok((kind, seed))) => return self.open_exercise(ctx, kind, seed),
             Some(Err(why)) => route = Route::Invalid(why),
             None => {}

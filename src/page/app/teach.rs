@@ -11,11 +11,11 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::{current_hash, now_ms, App, Msg, Origin};
-use crate::host::teach::EXERCISE_KINDS;
-use crate::open::Opened;
-use crate::links::{self, LinkOptions};
-use crate::logic;
-use crate::proto::{GroupsInfo, Input, LessonInfo, Output, Verdict};
+use crate::page::links::{self, LinkOptions};
+use crate::page::logic;
+use crate::page::open::Opened;
+use crate::wire::proto::{GroupsInfo, Input, LessonInfo, Output, Verdict};
+use crate::worker::host::teach::EXERCISE_KINDS;
 
 /// Group weights are asked for at most this often while the view moves.
 const GROUPS_EVERY_MS: f64 = 400.0;
@@ -88,7 +88,7 @@ impl Default for Teach {
             fresh: false,
             link_errors: Vec::new(),
             present: false,
-            ex_kind: crate::host::teach::EXERCISE_KINDS[0].0.to_string(),
+            ex_kind: crate::worker::host::teach::EXERCISE_KINDS[0].0.to_string(),
             ex_seed: "1".to_string(),
             ex_error: None,
             ex_link: None,
@@ -182,7 +182,7 @@ impl App {
                     }
                     Err(e) => {
                         self.loading = false;
-                        self.opened = Opened { errors: vec![format!("{}.", crate::open::capitalize(&e))], ..Opened::default() };
+                        self.opened = Opened { errors: vec![format!("{}.", crate::page::open::capitalize(&e))], ..Opened::default() };
                     }
                 }
             }
@@ -358,7 +358,7 @@ impl App {
     }
 
     fn save_recording(&mut self, r: Recording) {
-        let saved = crate::apng::encode(r.w, r.h, &r.frames, FRAME_EVERY_MS as u16).and_then(|png| {
+        let saved = crate::draw::apng::encode(r.w, r.h, &r.frames, FRAME_EVERY_MS as u16).and_then(|png| {
             use base64::Engine as _;
             let url = format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png));
             download(&url, "fairground-timeline-animation.png")

@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::app::App;
-use crate::logic;
-use crate::proto::{GroupsInfo, NONE};
+use crate::page::app::App;
+use crate::page::logic;
+use crate::wire::proto::{GroupsInfo, NONE};
 
 /// Most CPU columns shown; the sparkline still draws every CPU's line up to this many.
 const MAX_CPUS: usize = 16;

@@ -7,12 +7,12 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::app::teach::{msg, TeachMsg};
-use crate::app::App;
-use crate::host::teach::EXERCISE_KINDS;
-use crate::logic;
-use crate::proto::StepInfo;
-use crate::view::view_markdown;
+use crate::page::app::App;
+use crate::page::app::teach::{msg, TeachMsg};
+use crate::page::logic;
+use crate::page::view::view_markdown;
+use crate::wire::proto::StepInfo;
+use crate::worker::host::teach::EXERCISE_KINDS;
 
 impl App {
     pub(crate) fn view_teach(&self, ctx: &Context<Self>) -> Html {

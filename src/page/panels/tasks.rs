@@ -6,10 +6,10 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::logic;
-use crate::proto::{Progress, RunInfo};
-use crate::raster;
-use crate::settings::{self, Kind, FEATURES, POLICIES, SCALINGS, TUNABLES};
+use crate::draw::raster;
+use crate::page::logic;
+use crate::wire::proto::{Progress, RunInfo};
+use crate::wire::settings::{self, Kind, FEATURES, POLICIES, SCALINGS, TUNABLES};
 
 /// Most rows the tasks table shows.
 const ROWS: usize = 300;

@@ -5,7 +5,7 @@
 
 use fairground_sim::engine::Sim;
 
-use crate::proto::{GroupCpu, GroupsInfo, NONE};
+use crate::wire::proto::{GroupCpu, GroupsInfo, NONE};
 
 /// Samples over a whole run (at most; the interval is at least one tick).
 const SAMPLES: u64 = 240;

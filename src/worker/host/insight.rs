@@ -15,8 +15,8 @@ use fairground_sim::rbtree::{Color, RbOp, RbShape};
 use fairground_sim::view::{key_sample, rq_view, KeySample, NodeInfo};
 
 use super::rbreplay::{replay, Step};
-use crate::insight::*;
-use crate::proto::NONE;
+use crate::wire::insight::*;
+use crate::wire::proto::NONE;
 
 /// Decisions kept; beyond it the oldest half is dropped (the log then starts later).
 const MAX_DECISIONS: usize = 200_000;
@@ -152,11 +152,11 @@ impl Insight {
     }
 
     /// The panels' part of an answer, or None when no panel is open.
-    pub fn answer(&mut self, sim: &mut Sim, view_ns: u64) -> Option<Box<crate::insight::Insight>> {
+    pub fn answer(&mut self, sim: &mut Sim, view_ns: u64) -> Option<Box<crate::wire::insight::Insight>> {
         if self.ask == Ask::default() {
             return None;
         }
-        let mut out = crate::insight::Insight::default();
+        let mut out = crate::wire::insight::Insight::default();
         if let Some(cpu) = self.ask.trees {
             if (cpu as usize) < sim.cpus.len() {
                 let (ops_t, ops_l) = sim.fair.take_tree_ops(cpu);

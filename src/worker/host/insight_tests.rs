@@ -2,9 +2,9 @@
 //! run from its start when opened late, says when the v12 clamp decided; the trees and "why did
 //! this run?" agree with the trace; bad requests answer without panicking.
 
-use crate::host::{Budget, Host};
-use crate::insight::*;
-use crate::proto::NONE;
+use crate::wire::insight::*;
+use crate::wire::proto::NONE;
+use crate::worker::host::{Budget, Host};
 
 fn unlimited() -> Budget<'static> {
     Budget { clock_ms: &|| 0.0, max_ms: f64::INFINITY }

@@ -12,7 +12,7 @@ use fairground_sim::engine::{GroupLive, Sim, TaskLive};
 use fairground_sim::scenario::{self, Behavior, Dist, Limits, Origin, Scenario, SetAttrs, Target, TimelineEntry, WorkloadKind};
 use fairground_sim::parse_scenario;
 
-use crate::proto::*;
+use crate::wire::proto::*;
 
 /// First checkpoint spacing, in processed events; doubled whenever the list is thinned, so that
 /// there are never more than `MAX_CHECKPOINTS` (a replay is at most one spacing long).
@@ -312,7 +312,7 @@ impl Host {
     /// What the panels of issue 8 look at changed. Opening the log or a chart replays the run
     /// from the start with recording on, back to the current time within `budget` (the page's
     /// seek goal covers the rest).
-    pub fn set_insight(&mut self, ask: crate::insight::Ask, budget: &Budget) -> (u64, f64) {
+    pub fn set_insight(&mut self, ask: crate::wire::insight::Ask, budget: &Budget) -> (u64, f64) {
         let upto = self.processed_upto().min(self.sim.duration_ns);
         if self.insight.set_ask(ask, &mut self.sim, upto) && upto > 0 {
             let (view, finished) = (self.view_ns, self.sim.is_finished());

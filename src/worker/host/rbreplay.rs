@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use crate::insight::Frame;
-use crate::proto::NONE;
+use crate::wire::insight::Frame;
+use crate::wire::proto::NONE;
 
 #[derive(Clone, Copy)]
 struct N {

@@ -8,7 +8,7 @@ use fairground_sim::lesson::{self, exercise};
 use fairground_sim::scenario::{self, Highlight, QuestionKind, Validated};
 
 use super::Host;
-use crate::proto::{LessonInfo, StepInfo, Verdict};
+use crate::wire::proto::{LessonInfo, StepInfo, Verdict};
 
 /// Exercise kinds as the page and links name them.
 pub const EXERCISE_KINDS: [(&str, &str); 3] = [
@@ -104,7 +104,7 @@ pub fn exercise(kind: &str, seed: u64) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::host::Budget;
+    use crate::worker::host::Budget;
 
     fn shipped(stem: &str) -> String {
         std::fs::read_to_string(format!("{}/static/scenarios/{stem}.json", env!("CARGO_MANIFEST_DIR"))).expect("shipped scenario")
@@ -187,7 +187,7 @@ mod tests {
         h.seek(400_000_000, &b);
         let g = h.groups_info();
         assert_eq!(g.names, vec!["A", "wakers", "B", "batch"]);
-        assert_eq!(g.parents, vec![crate::proto::NONE, 0, crate::proto::NONE, 2]);
+        assert_eq!(g.parents, vec![crate::wire::proto::NONE, 0, crate::wire::proto::NONE, 2]);
         assert!(g.now.iter().all(|cpus| cpus.len() == 8));
         // Sixteen hogs spread two per CPU: group B's load is the same on every CPU, so
         // calc_group_shares() gives each of its entities 1024 / 8 = 128 (PELT averages of

@@ -10,7 +10,7 @@ use fairground_sim::scenario::{self, Limits};
 use serde::{Deserialize, Serialize};
 
 use super::{file_stem, pct_table};
-use crate::proto::WireSlice;
+use crate::wire::proto::WireSlice;
 
 /// One line of a task's A/B table: a figure under both variants and the change in percent
 /// (None when A is 0 or either side has no figure, e.g. no wakeups).
@@ -193,10 +193,10 @@ pub fn ab_text(scenario: &str, changes: &[Assignment], tasks: &[AbTask]) -> Stri
 /// Every slice of a finished run, the stints still open at the end closed there.
 fn slices_of(sim: &Sim) -> Vec<WireSlice> {
     let Some(tr) = sim.trace.as_ref() else { return Vec::new() };
-    let mut out: Vec<WireSlice> = tr.slices.iter().map(crate::host::wire).collect();
+    let mut out: Vec<WireSlice> = tr.slices.iter().map(crate::worker::host::wire).collect();
     for (cpu, o) in tr.open.iter().enumerate() {
         if let Some(o) = o.filter(|o| o.start_ns < sim.duration_ns) {
-            out.push(WireSlice { cpu: cpu as u32, task: o.task, start_ns: o.start_ns, end_ns: sim.duration_ns, why: (o.start_why as u8) << 4 | 5, other: crate::proto::NONE });
+            out.push(WireSlice { cpu: cpu as u32, task: o.task, start_ns: o.start_ns, end_ns: sim.duration_ns, why: (o.start_why as u8) << 4 | 5, other: crate::wire::proto::NONE });
         }
     }
     out

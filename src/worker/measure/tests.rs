@@ -11,7 +11,7 @@ const ALONE: &str = r#"{ "format": "fairground-scenario/1", "name": "alone", "du
   "scheduler": { "policy": "eevdf-v6.6" },
   "tasks": [ { "name": "cyc", "behavior": { "kind": "periodic", "period_us": 5000, "run_us": 100 } } ] }"#;
 
-const CLAMP: &str = include_str!("../../static/scenarios/clamp-lesson.json");
+const CLAMP: &str = include_str!("../../../static/scenarios/clamp-lesson.json");
 
 fn ok<T>(r: Result<T, String>) -> T {
     match r {
@@ -229,7 +229,7 @@ fn file_stems_are_safe_file_names() {
 
 #[test]
 fn workloads_come_first_and_cgroups_last() {
-    let hb = include_str!("../../static/scenarios/hackbench-8cpu.json");
+    let hb = include_str!("../../../static/scenarios/hackbench-8cpu.json");
     let t = ok(compare_ab(hb, "scheduler.policy=cfs-v6.2"));
     let first = &t.tasks[0];
     assert!(first.name.starts_with("workload "), "{}", first.name);
@@ -355,7 +355,7 @@ fn sweep_series_and_csv_follow_the_points() {
     assert_eq!(default_values("tasks[0].latency_nice"), "19..-20");
     // Every policy the app offers, by default, when the policy is swept.
     let policies = fairground_sim::measure::parse_values(default_values("scheduler.policy")).expect("values");
-    assert_eq!(policies.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>(), crate::settings::POLICIES);
+    assert_eq!(policies.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>(), crate::wire::settings::POLICIES);
     let n = fairground_sim::measure::parse_values(default_values("tasks[0].latency_nice")).map(|v| v.len());
     assert_eq!(n, Ok(40), "the default latency-nice sweep is the seed's full range");
 }
@@ -403,7 +403,7 @@ fn a_two_way_sweep_point_sets_both_and_rows_become_lines() {
 
 #[test]
 fn a_real_trace_imports_as_a_scenario_the_simulator_runs() {
-    let trace = include_str!("../../crates/sim/tests/fixtures/ftrace/host-6.18-hogs-periodic.txt");
+    let trace = include_str!("../../../crates/sim/tests/fixtures/ftrace/host-6.18-hogs-periodic.txt");
     let imp = ok(import_trace(trace, "eevdf-v6.12"));
     assert!(imp.tasks >= 2 && imp.span_ns > 0, "{} tasks over {} ns", imp.tasks, imp.span_ns);
     let v = ok(fairground_sim::parse_scenario(&imp.scenario).map_err(|e| e.to_string()));
@@ -418,7 +418,7 @@ fn the_histogram_shown_first_is_of_what_b_changes() {
     // clamp-lesson: tasks[0] is "hog" with a count of 2, tasks[1] "waker" with 2.
     assert_eq!(ok(compare_ab(CLAMP, "tasks[1].latency_nice=-20")).focus.as_deref(), Some("waker/0"));
     assert_eq!(ok(compare_ab(CLAMP, "scheduler.features.latency_max_clamp_wakeup=false")).focus, None);
-    let hb = include_str!("../../static/scenarios/hackbench-8cpu.json");
+    let hb = include_str!("../../../static/scenarios/hackbench-8cpu.json");
     assert_eq!(ok(compare_ab(hb, "workloads[0].latency_nice=19")).focus.as_deref(), Some("workload hb"));
     assert_eq!(ok(compare_ab(ALONE, "tasks[0].nice=3")).focus.as_deref(), Some("cyc"));
 }

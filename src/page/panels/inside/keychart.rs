@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::insight::Chart;
-use crate::logic;
+use crate::page::logic;
+use crate::wire::insight::Chart;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -8,11 +8,14 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::insight::*;
-use crate::keychart::KeyChart;
-use crate::logic;
-use crate::proto::{RunInfo, NONE};
-use crate::trees::TreesView;
+mod keychart;
+mod trees;
+
+use crate::wire::insight::*;
+use keychart::KeyChart;
+use crate::page::logic;
+use crate::wire::proto::{RunInfo, NONE};
+use trees::TreesView;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

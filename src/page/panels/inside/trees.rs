@@ -12,9 +12,9 @@ use std::rc::Rc;
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
-use crate::insight::{Node, Tree, Trees};
-use crate::proto::{RunInfo, NONE};
-use crate::raster::{css, task_rgb};
+use crate::draw::raster::{css, task_rgb};
+use crate::wire::insight::{Node, Tree, Trees};
+use crate::wire::proto::{RunInfo, NONE};
 
 /// Above this many nodes the list view is the default (the tree stays available, scrolling).
 const LIST_ABOVE: usize = 48;

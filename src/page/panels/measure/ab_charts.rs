@@ -10,12 +10,12 @@ use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlSelectElement, ImageData};
 use yew::prelude::*;
 
-use crate::measure_host::log2_label;
-use crate::lod::{Col, Store};
-use crate::logic;
-use crate::measure_host::{AbTable, AbTraces};
-use crate::proto::NONE;
-use crate::raster::{draw_lane, LaneGeom};
+use crate::draw::lod::{Col, Store};
+use crate::draw::raster::{draw_lane, LaneGeom};
+use crate::page::logic;
+use crate::wire::proto::NONE;
+use crate::worker::measure::log2_label;
+use crate::worker::measure::{AbTable, AbTraces};
 
 #[derive(Properties)]
 pub struct Props {
@@ -87,7 +87,7 @@ impl AbCharts {
         let labels: Vec<String> = (0..n).map(log2_label).collect();
         let (na, nb) = (h.a.iter().sum::<u64>(), h.b.iter().sum::<u64>());
         let title = format!("{name}: wakeup latency, A {na} and B {nb} wakeups");
-        crate::charts::draw_hist(&c, &title, &labels, &[("A", &h.a), ("B", &h.b)], self.log_y);
+        crate::draw::charts::draw_hist(&c, &title, &labels, &[("A", &h.a), ("B", &h.b)], self.log_y);
     }
 
     fn draw_lanes(&mut self, canvas: &HtmlCanvasElement, which: usize, label: &str, t: &AbTraces) {
@@ -240,7 +240,7 @@ impl Component for AbCharts {
                     _ => &self.canvas_b,
                 };
                 // A failed download leaves the page as it is; the figures stay on screen.
-                let _ = crate::export_web::save_canvas_png(r, &format!("ab-{which}.png"));
+                let _ = crate::page::export_web::save_canvas_png(r, &format!("ab-{which}.png"));
                 return false;
             }
         }

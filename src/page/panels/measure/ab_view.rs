@@ -4,8 +4,8 @@
 
 use yew::prelude::*;
 
-use crate::logic;
-use crate::measure_host::{AbLine, AbTable};
+use crate::page::logic;
+use crate::worker::measure::{AbLine, AbTable};
 
 /// Most task tables shown; the CSV has them all.
 const MAX_TABLES: usize = 64;

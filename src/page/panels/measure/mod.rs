@@ -10,15 +10,18 @@ use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::app::now_ms;
-use crate::logic::{doc_of, entry_names};
-use crate::export_web::{save_canvas_png, save_text, Handoff, Ping};
+mod ab_charts;
+mod ab_view;
+
+use crate::page::app::now_ms;
+use crate::page::export_web::{save_canvas_png, save_text, Handoff, Ping};
+use crate::page::logic::{doc_of, entry_names};
 use std::rc::Rc;
 
-use crate::measure_host::{AbTable, Answer, ExportKind, LogHist, Request};
-use crate::proto::{Input, Output};
-use crate::settings::{Kind, FEATURES, POLICIES};
-use crate::worker_pool::{Answered, Pool};
+use crate::page::worker_pool::{Answered, Pool};
+use crate::wire::proto::{Input, Output};
+use crate::wire::settings::{Kind, FEATURES, POLICIES};
+use crate::worker::measure::{AbTable, Answer, ExportKind, LogHist, Request};
 
 
 #[derive(Properties, PartialEq)]
@@ -444,7 +447,7 @@ impl Component for MeasurePanel {
             if let (Some(h), Some(c)) = (&self.hist, self.canvas.cast::<web_sys::HtmlCanvasElement>()) {
                 let n: u64 = h.counts.iter().sum();
                 let kind = h.width_us.map_or_else(|| "log2 buckets".to_string(), |w| format!("buckets of {w} µs"));
-                crate::charts::draw_hist(&c, &format!("{}: {}, {n} samples, {kind}", h.task, h.kind), &h.labels, &[(h.task.as_str(), &h.counts)], self.hist_log);
+                crate::draw::charts::draw_hist(&c, &format!("{}: {}, {n} samples, {kind}", h.task, h.kind), &h.labels, &[(h.task.as_str(), &h.counts)], self.hist_log);
                 self.hist_drawn = true;
             }
         }
@@ -517,8 +520,8 @@ impl Component for MeasurePanel {
                     }
                 </p>
                 if let Some((t, ms)) = &self.ab {
-                    { crate::ab_view::view_ab(t, *ms) }
-                    <crate::ab_charts::AbCharts ab={t.clone()} />
+                    { ab_view::view_ab(t, *ms) }
+                    <ab_charts::AbCharts ab={t.clone()} />
                     <details><summary>{ "As text" }</summary><pre id="ab-text">{ &t.text }</pre></details>
                 }
                 <h4>{ "Latency histogram" }</h4>
@@ -562,7 +565,7 @@ impl Component for MeasurePanel {
                     </div>
                     <details><summary>{ "As text (runqlat)" }</summary><pre id="hist-text">{ &h.text }</pre></details>
                 }
-                <crate::sweep_panel::SweepPanel text={ctx.props().text.clone()} />
+                <crate::page::panels::sweep::SweepPanel text={ctx.props().text.clone()} />
             </section>
         }
     }

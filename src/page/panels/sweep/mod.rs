@@ -7,13 +7,13 @@ use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::app::now_ms;
-use crate::logic::{doc_of, entry_names};
-use crate::export_web::{save_canvas_png, save_text};
-use crate::measure_host::{by_series, default_values, series, sweep_csv, value_label, Answer, Request, SweepFigures, FIGURES, FIGURE_SETS, MAX_SWEEP_POINTS};
-use crate::proto::{Input, Output};
-use crate::settings::TUNABLES;
-use crate::worker_pool::{Answered, Pool};
+use crate::page::app::now_ms;
+use crate::page::export_web::{save_canvas_png, save_text};
+use crate::page::logic::{doc_of, entry_names};
+use crate::page::worker_pool::{Answered, Pool};
+use crate::wire::proto::{Input, Output};
+use crate::wire::settings::TUNABLES;
+use crate::worker::measure::{by_series, default_values, series, sweep_csv, value_label, Answer, Request, SweepFigures, FIGURES, FIGURE_SETS, MAX_SWEEP_POINTS};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -281,7 +281,7 @@ impl SweepPanel {
                 (label, lines)
             }
         };
-        crate::charts::draw_lines(&c, &format!("{entity}: {label}"), &s.path, label, &xs, &lines);
+        crate::draw::charts::draw_lines(&c, &format!("{entity}: {label}"), &s.path, label, &xs, &lines);
         self.drawn = true;
     }
 }

@@ -5,8 +5,8 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::{targets, Msg, Sweep, SweepPanel};
-use crate::app::now_ms;
-use crate::measure_host::{value_label, SweepFigures, FIGURES, FIGURE_SETS};
+use crate::page::app::now_ms;
+use crate::worker::measure::{value_label, SweepFigures, FIGURES, FIGURE_SETS};
 use serde_json::Value;
 
 fn cell(p: Option<&SweepFigures>, entity: &str, fig: &str) -> String {

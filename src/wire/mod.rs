@@ -1,0 +1,6 @@
+//! What travels between the page and the worker: the messages and the plain records they
+//! carry. Pure data and codecs, built natively and for wasm32; imports neither side.
+
+pub mod insight;
+pub mod proto;
+pub mod settings;
