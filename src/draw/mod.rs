@@ -3,6 +3,7 @@
 //! the worker.
 
 pub mod apng;
+pub mod format;
 pub mod lod;
 pub mod raster;
 

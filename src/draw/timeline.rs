@@ -10,9 +10,9 @@ use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData, MouseEvent, WheelEvent};
 use yew::prelude::*;
 
+use crate::draw::format;
 use crate::draw::lod::{Col, Store};
 use crate::draw::raster::{draw_lane, LaneGeom};
-use crate::page::logic;
 use crate::wire::proto::{start_why_text, stop_why_text, RunInfo, NONE};
 
 pub const GUTTER: f64 = 64.0;
@@ -149,7 +149,7 @@ impl Timeline {
                 l.task[i],
                 vec![
                     format!("{} on CPU {lane}", name(l.task[i])),
-                    format!("from {} for {}", logic::fmt_time(s), logic::fmt_time(e - s)),
+                    format!("from {} for {}", format::fmt_time(s), format::fmt_time(e - s)),
                     format!("started: {}", start_why_text(why >> 4)),
                     format!("stopped: {stop}"),
                 ],
@@ -161,7 +161,7 @@ impl Timeline {
                 task,
                 vec![
                     format!("{} on CPU {lane}", name(task)),
-                    format!("from {}, running for {} so far", logic::fmt_time(since), logic::fmt_time(p.view_ns - since)),
+                    format!("from {}, running for {} so far", format::fmt_time(since), format::fmt_time(p.view_ns - since)),
                     format!("started: {}", start_why_text(why)),
                 ],
             )
@@ -249,7 +249,7 @@ impl Timeline {
             let _ = ctx2d.fill_text(&format!("CPU {lane}"), GUTTER - 6.0, AXIS + lane_h * (lane as f64 + 0.5));
         }
         // Time axis.
-        let step = logic::nice_step(npp * 90.0);
+        let step = format::nice_step(npp * 90.0);
         ctx2d.set_text_align("left");
         ctx2d.set_stroke_style_str("#9aa3ad");
         ctx2d.set_line_width(1.0);
@@ -262,7 +262,7 @@ impl Timeline {
             ctx2d.move_to(x.floor() + 0.5, AXIS - 5.0);
             ctx2d.line_to(x.floor() + 0.5, AXIS);
             ctx2d.stroke();
-            let _ = ctx2d.fill_text(&logic::fmt_time(t.max(0.0) as u64), x + 3.0, AXIS / 2.0);
+            let _ = ctx2d.fill_text(&format::fmt_time(t.max(0.0) as u64), x + 3.0, AXIS / 2.0);
             t += step;
             n += 1;
         }

@@ -11,8 +11,8 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::page::worker_pool::{Answered, Pool};
+use crate::wire::measure::{Answer, Request};
 use crate::wire::proto::{Input, Output};
-use crate::worker::measure::{Answer, Request};
 
 /// Largest file read: a trace of this size is already minutes of a busy machine.
 const MAX_BYTES: f64 = 256.0 * 1024.0 * 1024.0;

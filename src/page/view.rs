@@ -4,6 +4,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::draw::format;
 use crate::draw::timeline::Timeline;
 use crate::page::app::{App, Msg, SPEEDS};
 use crate::page::logic::{self, IndexEntry, DEFAULT_STEM};
@@ -137,9 +138,9 @@ impl App {
                 <dl class="summary">
                     <div><dt>{ "Scenario" }</dt><dd id="report-scenario">{ &info.name }</dd></div>
                     <div><dt>{ "Policy" }</dt><dd id="policy">{ &info.policy }</dd></div>
-                    <div><dt>{ "Duration" }</dt><dd id="duration">{ logic::fmt_ms(info.duration_ns) }</dd></div>
+                    <div><dt>{ "Duration" }</dt><dd id="duration">{ format::fmt_ms(info.duration_ns) }</dd></div>
                     <div><dt>{ "CPUs" }</dt><dd id="cpus">{ info.cpus }</dd></div>
-                    <div><dt>{ "Events" }</dt><dd id="events">{ logic::fmt_int(p.events) }</dd></div>
+                    <div><dt>{ "Events" }</dt><dd id="events">{ format::fmt_int(p.events) }</dd></div>
                     <div><dt>{ "Seed" }</dt><dd id="seed">{ info.seed }</dd></div>
                     <div><dt>{ "Worker speed" }</dt><dd id="meter">{ self.rate.map_or_else(|| "–".to_string(), |r| format!("{:.2} M events/s", r / 1e6)) }</dd></div>
                 </dl>
@@ -205,7 +206,7 @@ impl App {
                 // answer landing mid-drag does not pull it back from under the pointer.
                 <input id="scrubber" type="range" min="0" max={d_us.to_string()} step="1"
                     value={(self.goal.unwrap_or(p.view_ns).min(info.duration_ns) / 1000).to_string()} oninput={on_scrub} aria-label="Simulated time" />
-                <span id="time" class="time">{ format!("{} / {}", logic::fmt_time(p.view_ns), logic::fmt_time(info.duration_ns)) }</span>
+                <span id="time" class="time">{ format!("{} / {}", format::fmt_time(p.view_ns), format::fmt_time(info.duration_ns)) }</span>
                 <label for="speed">{ "Speed" }</label>
                 <select id="speed" onchange={on_speed}>
                     { for SPEEDS.iter().enumerate().map(|(i, (l, _))| html! {

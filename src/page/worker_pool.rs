@@ -3,22 +3,45 @@
 //! worker. A worker cannot be interrupted mid-run: `cancel` stops listening (answers of an
 //! older generation are dropped) and the next request spawns fresh ones.
 
-use gloo::worker::{Spawnable, WorkerBridge};
+use gloo::worker::{HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use yew::Callback;
 
 use crate::wire::proto::{Input, Output};
-use crate::worker::endpoint::SimWorker;
 
 /// Path of the simulation worker's script in the built site (trunk `data-type="worker"`);
 /// the timeline's worker and the measuring ones are instances of it.
 pub(crate) const WORKER_JS: &str = "./fairground-worker.js";
+
+/// The page's name for the simulation worker. gloo-worker types a bridge by a `Worker` whose
+/// `Input` and `Output` are the messages sent; the worker that answers them is
+/// `worker::endpoint::RemoteSim`, in the other binary (`WORKER_JS`). This type only names the
+/// messages: it has no values, so nothing of the worker's side is built into the page.
+pub enum RemoteSim {}
+
+impl Worker for RemoteSim {
+    type Message = ();
+    type Input = Input;
+    type Output = Output;
+
+    fn create(_scope: &WorkerScope<Self>) -> Self {
+        unreachable!("the simulation worker runs in {WORKER_JS}, never on the page")
+    }
+
+    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {
+        match *self {}
+    }
+
+    fn received(&mut self, _scope: &WorkerScope<Self>, _msg: Input, _id: HandlerId) {
+        match *self {}
+    }
+}
 
 /// An answer: the generation it belongs to, the slot that answered, what it said.
 pub type Answered = (u32, usize, Output);
 
 #[derive(Default)]
 pub struct Pool {
-    slots: Vec<Option<WorkerBridge<SimWorker>>>,
+    slots: Vec<Option<WorkerBridge<RemoteSim>>>,
     gen: u32,
 }
 
@@ -42,7 +65,7 @@ impl Pool {
         let gen = self.gen;
         let bridge = self.slots[slot].get_or_insert_with(|| {
             let on = on.clone();
-            SimWorker::spawner().callback(move |o| on.emit((gen, slot, o))).spawn(WORKER_JS)
+            RemoteSim::spawner().callback(move |o| on.emit((gen, slot, o))).spawn(WORKER_JS)
         });
         bridge.send(input);
     }

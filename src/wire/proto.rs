@@ -37,7 +37,7 @@ pub enum Input {
     /// The task groups' entities per CPU now, and their weights sampled so far (`Groups`).
     Groups,
     /// A whole-run export or an A/B comparison (`measure_host`); sent to a worker of its own.
-    Measure(crate::worker::measure::Request),
+    Measure(crate::wire::measure::Request),
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -64,8 +64,15 @@ pub enum Output {
     Exercise(Result<String, String>),
     Groups(GroupsInfo),
     /// The answer to `Measure`, and the wall time it took in the worker (ms).
-    Measured { answer: crate::worker::measure::Answer, ms: f64 },
+    Measured { answer: crate::wire::measure::Answer, ms: f64 },
 }
+
+/// Exercise kinds as the page and links name them.
+pub const EXERCISE_KINDS: [(&str, &str); 3] = [
+    ("cfs-pick", "CFS: which task runs next?"),
+    ("wakeup-clamp", "Wakeup preemption, with and without the v12 clamp"),
+    ("eevdf-eligibility", "EEVDF: is this task eligible?"),
+];
 
 /// A lesson as the page shows it: nothing in it gives away an answer.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

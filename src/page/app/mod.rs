@@ -13,14 +13,14 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
+use crate::draw::format;
 use crate::draw::lod::Store;
 use crate::draw::timeline::StoreRef;
 use crate::page::logic::{self, IndexEntry, Route, DEFAULT_STEM};
 use crate::page::open::{self, Opened};
 use crate::page::storage;
-use crate::page::worker_pool::WORKER_JS;
+use crate::page::worker_pool::{RemoteSim, WORKER_JS};
 use crate::wire::proto::{Input, Output, Progress, RunInfo};
-use crate::worker::endpoint::SimWorker;
 
 mod actions;
 pub(crate) mod teach;
@@ -145,7 +145,7 @@ pub struct App {
     pristine: Option<String>,
     pub(crate) edit_error: Option<String>,
 
-    bridge: Option<WorkerBridge<SimWorker>>,
+    bridge: Option<WorkerBridge<RemoteSim>>,
     worker_gen: u32,
     in_flight: Option<f64>,
     /// Whether the request in flight is a Load (a crash there is not retried).
@@ -341,11 +341,11 @@ impl Component for App {
             }
             Msg::StepTick => {
                 let tick = self.info.as_ref().map_or(4_000_000, |i| i.tick_ns);
-                self.seek(ctx, logic::next_tick(self.progress.view_ns, tick));
+                self.seek(ctx, format::next_tick(self.progress.view_ns, tick));
             }
             Msg::StepBackTick => {
                 let tick = self.info.as_ref().map_or(4_000_000, |i| i.tick_ns);
-                self.seek(ctx, logic::prev_tick(self.progress.view_ns, tick));
+                self.seek(ctx, format::prev_tick(self.progress.view_ns, tick));
             }
             Msg::StepEvent => {
                 self.playing = false;
@@ -361,7 +361,7 @@ impl Component for App {
             Msg::Speed(i) => self.speed = i.min(SPEEDS.len() - 1),
             Msg::Window((t0, span)) => {
                 let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
-                self.win = logic::clamp_window(t0, span, d);
+                self.win = format::clamp_window(t0, span, d);
             }
             Msg::Select(t) => self.selected = t,
             Msg::EditTask(task, field, value) => self.edit_task(ctx, task, field, &value),
@@ -433,7 +433,7 @@ impl App {
         self.worker_gen = self.worker_gen.wrapping_add(1);
         let gen = self.worker_gen;
         let link = ctx.link().clone();
-        let bridge = SimWorker::spawner().callback(move |o| link.send_message(Msg::Worker(gen, o))).spawn(WORKER_JS);
+        let bridge = RemoteSim::spawner().callback(move |o| link.send_message(Msg::Worker(gen, o))).spawn(WORKER_JS);
         self.bridge = Some(bridge);
         self.in_flight = None;
         self.queue.clear();
@@ -460,7 +460,7 @@ impl App {
         self.notice = Some(if again {
             format!(
                 "The simulation worker stopped again at {} ({why}): this run crashes the simulator there. A new worker was started at time 0 with your scenario and edits.",
-                logic::fmt_time(view)
+                format::fmt_time(view)
             )
         } else {
             format!("The simulation worker stopped ({why}). A new one was started with your scenario and edits.")
@@ -556,7 +556,7 @@ impl App {
                 let cpus = info.cpus as usize;
                 *self.store.0.borrow_mut() = Store::new(cpus);
                 self.store_version += 1;
-                self.win = logic::clamp_window(0.0, info.duration_ns as f64, info.duration_ns);
+                self.win = format::clamp_window(0.0, info.duration_ns as f64, info.duration_ns);
                 self.text = Some(info.text.clone());
                 if self.origin == Origin::Fragment {
                     self.pristine = (!self.restored).then(|| info.text.clone());
@@ -581,7 +581,7 @@ impl App {
             Output::Edited { text, at_ns, progress } => {
                 self.edit_error = None;
                 self.text = Some(text);
-                self.notice = Some(format!("Change recorded in the scenario's timeline at {}.", logic::fmt_time(at_ns)));
+                self.notice = Some(format!("Change recorded in the scenario's timeline at {}.", format::fmt_time(at_ns)));
                 self.take_progress(progress);
                 self.save_view();
             }
@@ -619,7 +619,7 @@ impl App {
             let v = p.view_ns as f64;
             if v > t0 + span * 0.95 {
                 let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
-                self.win = logic::clamp_window(v - span * 0.5, span, d);
+                self.win = format::clamp_window(v - span * 0.5, span, d);
             }
         }
         if p.live.is_empty() {

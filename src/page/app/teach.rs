@@ -14,8 +14,8 @@ use super::{current_hash, now_ms, App, Msg, Origin};
 use crate::page::links::{self, LinkOptions};
 use crate::page::logic;
 use crate::page::open::Opened;
+use crate::wire::proto::EXERCISE_KINDS;
 use crate::wire::proto::{GroupsInfo, Input, LessonInfo, Output, Verdict};
-use crate::worker::host::teach::EXERCISE_KINDS;
 
 /// Group weights are asked for at most this often while the view moves.
 const GROUPS_EVERY_MS: f64 = 400.0;
@@ -88,7 +88,7 @@ impl Default for Teach {
             fresh: false,
             link_errors: Vec::new(),
             present: false,
-            ex_kind: crate::worker::host::teach::EXERCISE_KINDS[0].0.to_string(),
+            ex_kind: EXERCISE_KINDS[0].0.to_string(),
             ex_seed: "1".to_string(),
             ex_error: None,
             ex_link: None,

@@ -4,8 +4,8 @@
 
 use yew::prelude::*;
 
+use crate::draw::format;
 use crate::page::app::App;
-use crate::page::logic;
 use crate::wire::proto::{GroupsInfo, NONE};
 
 /// Most CPU columns shown; the sparkline still draws every CPU's line up to this many.
@@ -89,7 +89,7 @@ fn view_group(g: &GroupsInfo, i: usize, shown: usize, cpus: usize) -> Html {
             { for row.iter().take(shown).enumerate().map(|(c, s)| {
                 let title = format!("CPU {c}: weight {}, load_avg {}, its runqueue's load_avg {}, {} task(s) below", s.weight, s.se_load_avg, s.rq_load_avg, s.h_nr_running);
                 html! {
-                    <td class={classes!("num", "w", s.on_rq.then_some("queued"))} data-cpu={c.to_string()} {title}>{ logic::fmt_int(s.weight) }</td>
+                    <td class={classes!("num", "w", s.on_rq.then_some("queued"))} data-cpu={c.to_string()} {title}>{ format::fmt_int(s.weight) }</td>
                 }
             }) }
             <td class="spark-cell">{ sparkline(g, i, cpus.min(MAX_CPUS), cpus) }<span class="hint range">{ range(g, i, cpus) }</span></td>

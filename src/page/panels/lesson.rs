@@ -7,12 +7,12 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::draw::format;
 use crate::page::app::App;
 use crate::page::app::teach::{msg, TeachMsg};
-use crate::page::logic;
 use crate::page::view::view_markdown;
+use crate::wire::proto::EXERCISE_KINDS;
 use crate::wire::proto::StepInfo;
-use crate::worker::host::teach::EXERCISE_KINDS;
 
 impl App {
     pub(crate) fn view_teach(&self, ctx: &Context<Self>) -> Html {
@@ -65,7 +65,7 @@ impl App {
                 <div class="lesson-head">
                     <h3>{ format!("Lesson{}", title.map(|x| format!(": {x}")).unwrap_or_default()) }</h3>
                     <span id="lesson-pos" class="lesson-pos">{ format!("Step {} of {n}", i + 1) }</span>
-                    <span class="lesson-at">{ format!("at {}", logic::fmt_time(s.at_ns)) }</span>
+                    <span class="lesson-at">{ format!("at {}", format::fmt_time(s.at_ns)) }</span>
                     <button id="btn-lesson-back" title="Previous step (PageUp, B)" disabled={i == 0}
                         onclick={link.callback(|_| msg(TeachMsg::Back))}>{ "◀ Back" }</button>
                     <button id="btn-lesson-next" class="primary" title="Next step (PageDown, N)" disabled={i + 1 >= n}
@@ -125,7 +125,7 @@ impl App {
                             }
                         }</p>
                         <p id="verdict-why">
-                            <span class="hint">{ format!("Decision log, {}: ", logic::fmt_time(v.at_ns)) }</span>
+                            <span class="hint">{ format!("Decision log, {}: ", format::fmt_time(v.at_ns)) }</span>
                             { &v.explanation }
                         </p>
                         <button id="btn-retry" class="ghost small" onclick={link.callback(|_| msg(TeachMsg::Retry))}>{ "answer again" }</button>

@@ -6,8 +6,8 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::draw::format;
 use crate::draw::raster;
-use crate::page::logic;
 use crate::wire::proto::{Progress, RunInfo};
 use crate::wire::settings::{self, Kind, FEATURES, POLICIES, SCALINGS, TUNABLES};
 
@@ -88,11 +88,11 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                                 <tr class={classes!(sel.then_some("selected"))} data-task={t.name.clone()}
                                     onclick={props.on_select.reform(move |_: MouseEvent| Some(ti))}>
                                     <td class="name"><span class="swatch" style={swatch}></span>{ &t.name }</td>
-                                    <td class="num share"><span class="bar" style={width}></span><span class="val">{ logic::fmt_pct(share) }</span></td>
-                                    <td class="num">{ logic::fmt_int(l.wakeups) }</td>
-                                    <td class="num lat-p50">{ logic::fmt_us(l.lat_p50) }</td>
-                                    <td class="num lat-p99">{ logic::fmt_us(l.lat_p99) }</td>
-                                    <td class="num">{ logic::fmt_int(l.switches) }</td>
+                                    <td class="num share"><span class="bar" style={width}></span><span class="val">{ format::fmt_pct(share) }</span></td>
+                                    <td class="num">{ format::fmt_int(l.wakeups) }</td>
+                                    <td class="num lat-p50">{ format::fmt_us(l.lat_p50) }</td>
+                                    <td class="num lat-p99">{ format::fmt_us(l.lat_p99) }</td>
+                                    <td class="num">{ format::fmt_int(l.switches) }</td>
                                     <td><input type="number" class="edit edit-nice" min="-20" max="19" aria-label={format!("nice of {}", t.name)}
                                         value={l.nice.to_string()} onchange={edit("nice")} /></td>
                                     <td><input type="number" class="edit edit-latency-nice" min="-20" max="19" aria-label={format!("latency nice of {}", t.name)}
@@ -119,11 +119,11 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                             { for p.groups.iter().map(|g| html! {
                                 <tr data-group={g.name.clone()}>
                                     <td class="name">{ &g.name }</td>
-                                    <td class="num">{ logic::fmt_pct(g.cpu_ns as f64 / view as f64) }</td>
-                                    <td class="num">{ logic::fmt_int(g.lat_count) }</td>
-                                    <td class="num">{ logic::fmt_us(g.lat_p50) }</td>
-                                    <td class="num">{ logic::fmt_us(g.lat_p99) }</td>
-                                    <td class="num completion">{ g.completion_ns.map_or_else(|| "–".to_string(), logic::fmt_time) }</td>
+                                    <td class="num">{ format::fmt_pct(g.cpu_ns as f64 / view as f64) }</td>
+                                    <td class="num">{ format::fmt_int(g.lat_count) }</td>
+                                    <td class="num">{ format::fmt_us(g.lat_p50) }</td>
+                                    <td class="num">{ format::fmt_us(g.lat_p99) }</td>
+                                    <td class="num completion">{ g.completion_ns.map_or_else(|| "–".to_string(), format::fmt_time) }</td>
                                 </tr>
                             }) }
                         </tbody>
@@ -134,7 +134,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                     <table id="effective" class="kv">
                         <tbody>
                             { for info.effective.iter().map(|(k, v)| {
-                                let shown = if k.ends_with("_ns") { format!("{} ({} ns)", logic::fmt_ms(*v), logic::fmt_int(*v)) } else { v.to_string() };
+                                let shown = if k.ends_with("_ns") { format!("{} ({} ns)", format::fmt_ms(*v), format::fmt_int(*v)) } else { v.to_string() };
                                 html! { <tr><th scope="row"><code>{ k }</code></th><td>{ shown }</td></tr> }
                             }) }
                         </tbody>

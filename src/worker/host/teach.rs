@@ -8,14 +8,7 @@ use fairground_sim::lesson::{self, exercise};
 use fairground_sim::scenario::{self, Highlight, QuestionKind, Validated};
 
 use super::Host;
-use crate::wire::proto::{LessonInfo, StepInfo, Verdict};
-
-/// Exercise kinds as the page and links name them.
-pub const EXERCISE_KINDS: [(&str, &str); 3] = [
-    ("cfs-pick", "CFS: which task runs next?"),
-    ("wakeup-clamp", "Wakeup preemption, with and without the v12 clamp"),
-    ("eevdf-eligibility", "EEVDF: is this task eligible?"),
-];
+use crate::wire::proto::{LessonInfo, StepInfo, Verdict, EXERCISE_KINDS};
 
 impl Host {
     fn validated(&self) -> Validated {

@@ -1,3 +1,6 @@
+use crate::wire::ab::*;
+use crate::wire::measure::*;
+use crate::wire::sweep::*;
 use super::*;
 
 /// One CPU, two hogs: the CPU is always busy, and the two can only hand it to each other.

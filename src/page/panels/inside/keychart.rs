@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::page::logic;
+use crate::draw::format;
 use crate::wire::insight::Chart;
 
 #[derive(Properties, PartialEq)]
@@ -54,13 +54,13 @@ pub fn key_chart(p: &Props) -> Html {
     let cursor = x(p.view_ns.clamp(t0, t1));
     html! {
         <figure class="keychart" data-samples={c.samples.len().to_string()}>
-            <figcaption>{ format!("{}: keys over time, ms (sampled at each event from {})", p.name, logic::fmt_time(c.from_ns)) }</figcaption>
+            <figcaption>{ format!("{}: keys over time, ms (sampled at each event from {})", p.name, format::fmt_time(c.from_ns)) }</figcaption>
             <svg width={W.to_string()} height={H.to_string()} viewBox={format!("0 0 {W} {H}")}>
                 <line class="axis" x1={PAD.to_string()} x2={(W - 8.0).to_string()} y1={y(0).to_string()} y2={y(0).to_string()} />
                 <text class="tick" x="2" y={(y(hi) + 4.0).to_string()}>{ format!("{:.2}", hi as f64 / 1e6) }</text>
                 <text class="tick" x="2" y={(y(lo) + 4.0).to_string()}>{ format!("{:.2}", lo as f64 / 1e6) }</text>
-                <text class="tick" x={PAD.to_string()} y={(H - 4.0).to_string()}>{ logic::fmt_time(t0) }</text>
-                <text class="tick end" x={(W - 8.0).to_string()} y={(H - 4.0).to_string()}>{ logic::fmt_time(t1) }</text>
+                <text class="tick" x={PAD.to_string()} y={(H - 4.0).to_string()}>{ format::fmt_time(t0) }</text>
+                <text class="tick end" x={(W - 8.0).to_string()} y={(H - 4.0).to_string()}>{ format::fmt_time(t1) }</text>
                 { for series.iter().map(|(_, class, f)| {
                     // A step line: a key holds its value until the next sample.
                     let mut pts = String::new();

@@ -13,7 +13,7 @@ mod trees;
 
 use crate::wire::insight::*;
 use keychart::KeyChart;
-use crate::page::logic;
+use crate::draw::format;
 use crate::wire::proto::{RunInfo, NONE};
 use trees::TreesView;
 
@@ -223,7 +223,7 @@ impl Inside {
                         <>
                         <p class="hint" id="log-meta" data-recorded={pg.recorded.to_string()}>
                             { format!("{} decisions recorded from {} to now; the newest {} that match, up to the current time. Click one to go there.",
-                                logic::fmt_int(pg.recorded), logic::fmt_time(pg.from_ns), pg.entries.len()) }
+                                format::fmt_int(pg.recorded), format::fmt_time(pg.from_ns), pg.entries.len()) }
                             if pg.truncated { { " (the search stopped early: narrow the filter or go back)" } }
                         </p>
                         <ol class="log" id="log-entries">
@@ -248,7 +248,7 @@ impl Inside {
             <li class={classes!("entry", kind, e.outcome.then_some("yes"), e.clamp_decided.then_some("clamp"), (at == ctx.props().view_ns).then_some("now"))}
                 data-at-ns={at.to_string()} data-cpu={e.cpu.to_string()} data-kind={kind}>
                 <button class="seek" title="Move the time cursor here" onclick={Callback::from(move |_| on_seek.emit(at))}>
-                    <span class="at">{ logic::fmt_time(at) }</span>
+                    <span class="at">{ format::fmt_time(at) }</span>
                     <span class="cpu">{ format!("CPU {}", e.cpu) }</span>
                     <span class="text">{ &e.text }</span>
                 </button>
@@ -266,7 +266,7 @@ impl Inside {
                     let seek = p.on_seek.clone();
                     html! {
                         <button class="seek" onclick={Callback::from(move |_| seek.emit(at))}>
-                            <span class="at">{ logic::fmt_time(at) }</span><span class="text">{ &e.text }</span>
+                            <span class="at">{ format::fmt_time(at) }</span><span class="text">{ &e.text }</span>
                         </button>
                     }
                 }
@@ -282,10 +282,10 @@ impl Inside {
                     Some(w) => html! {
                         <>
                         <h3>{ if w.task == NONE {
-                            format!("CPU {cpu} at {}", logic::fmt_time(at))
+                            format!("CPU {cpu} at {}", format::fmt_time(at))
                         } else {
-                            format!("Why did {} run on CPU {cpu} from {} to {}?", task_name(&p.info, w.task), logic::fmt_time(w.start_ns),
-                                w.end_ns.map_or_else(|| "now".to_string(), logic::fmt_time))
+                            format!("Why did {} run on CPU {cpu} from {} to {}?", task_name(&p.info, w.task), format::fmt_time(w.start_ns),
+                                w.end_ns.map_or_else(|| "now".to_string(), format::fmt_time))
                         } }</h3>
                         if w.task != NONE {
                             <table class="kv why"><tbody>

@@ -10,12 +10,12 @@ use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlSelectElement, ImageData};
 use yew::prelude::*;
 
+use crate::draw::format;
 use crate::draw::lod::{Col, Store};
 use crate::draw::raster::{draw_lane, LaneGeom};
-use crate::page::logic;
+use crate::wire::ab::{AbTable, AbTraces};
+use crate::wire::measure::log2_label;
 use crate::wire::proto::NONE;
-use crate::worker::measure::log2_label;
-use crate::worker::measure::{AbTable, AbTraces};
 
 #[derive(Properties)]
 pub struct Props {
@@ -121,11 +121,11 @@ impl AbCharts {
         for lane in (0..cpus as usize).step_by(every) {
             let _ = g.fill_text(&format!("CPU {lane}"), 4.0, AXIS + lh * (lane as f64 + 0.5) + 3.0);
         }
-        let step = logic::nice_step(npp * 90.0);
+        let step = format::nice_step(npp * 90.0);
         let mut x = (self.win.0 / step).ceil() * step;
         while x < self.win.0 + self.win.1 {
             let px = GUTTER + (x - self.win.0) / npp;
-            let _ = g.fill_text(&logic::fmt_time(x as u64), px + 2.0, 12.0);
+            let _ = g.fill_text(&format::fmt_time(x as u64), px + 2.0, 12.0);
             g.fill_rect(px, AXIS - 4.0, 1.0, 4.0);
             x += step;
         }
@@ -300,12 +300,12 @@ impl Component for AbCharts {
                         <button id="btn-ab-reset" class="ghost small" onclick={link.callback(|_| Msg::Reset)}>{ "Whole run" }</button>
                         <button id="btn-ab-lanes-png" class="ghost small" title="Timeline A, then B" onclick={link.callback(|_| Msg::Png("a"))}>{ "PNG of A" }</button>
                         <button class="ghost small" onclick={link.callback(|_| Msg::Png("b"))}>{ "PNG of B" }</button>
-                        { format!(" {} from {}", logic::fmt_time(self.win.1 as u64), logic::fmt_time(self.win.0 as u64)) }</p>
+                        { format!(" {} from {}", format::fmt_time(self.win.1 as u64), format::fmt_time(self.win.0 as u64)) }</p>
                     { lane(&self.canvas_a, "ab-lanes-a", "Timeline of run A") }
                     { lane(&self.canvas_b, "ab-lanes-b", "Timeline of run B") }
                     <p id="ab-cursor" class="hint" data-slices-a={t.a.len().to_string()} data-slices-b={t.b.len().to_string()}>
                         if let Some((a, b)) = self.at_cursor(t) {
-                            { format!("At {}: ", logic::fmt_time(self.cursor.unwrap_or(0.0) as u64)) }<br />
+                            { format!("At {}: ", format::fmt_time(self.cursor.unwrap_or(0.0) as u64)) }<br />
                             { format!("A — {a}") }<br />{ format!("B — {b}") }
                         } else {
                             { "Point at a timeline to see what ran at that instant under A and under B." }

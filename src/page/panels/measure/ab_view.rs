@@ -4,8 +4,8 @@
 
 use yew::prelude::*;
 
-use crate::page::logic;
-use crate::worker::measure::{AbLine, AbTable};
+use crate::draw::format;
+use crate::wire::ab::{AbLine, AbTable};
 
 /// Most task tables shown; the CSV has them all.
 const MAX_TABLES: usize = 64;
@@ -47,7 +47,7 @@ pub fn view_ab(t: &AbTable, ms: f64) -> Html {
             <p class="hint">
                 { format!("A: the scenario ({}). B: ", t.policy_a) }
                 { for t.b_changes.iter().map(|c| html! { <><code>{ c }</code>{ " " }</> }) }
-                { format!("({}). Seed {}, {} each, {:.0} ms for both runs.", t.policy_b, t.seed, logic::fmt_ms(t.duration_ns), ms) }
+                { format!("({}). Seed {}, {} each, {:.0} ms for both runs.", t.policy_b, t.seed, format::fmt_ms(t.duration_ns), ms) }
             </p>
             if shown < t.tasks.len() {
                 <p class="hint">{ format!("Showing {shown} of {} tasks; the CSV has them all.", t.tasks.len()) }</p>

@@ -19,9 +19,10 @@ use crate::page::logic::{doc_of, entry_names};
 use std::rc::Rc;
 
 use crate::page::worker_pool::{Answered, Pool};
+use crate::wire::ab::AbTable;
+use crate::wire::measure::{Answer, ExportKind, LogHist, Request};
 use crate::wire::proto::{Input, Output};
 use crate::wire::settings::{Kind, FEATURES, POLICIES};
-use crate::worker::measure::{AbTable, Answer, ExportKind, LogHist, Request};
 
 
 #[derive(Properties, PartialEq)]

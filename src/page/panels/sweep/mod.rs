@@ -11,9 +11,10 @@ use crate::page::app::now_ms;
 use crate::page::export_web::{save_canvas_png, save_text};
 use crate::page::logic::{doc_of, entry_names};
 use crate::page::worker_pool::{Answered, Pool};
+use crate::wire::measure::{Answer, Request};
 use crate::wire::proto::{Input, Output};
 use crate::wire::settings::TUNABLES;
-use crate::worker::measure::{by_series, default_values, series, sweep_csv, value_label, Answer, Request, SweepFigures, FIGURES, FIGURE_SETS, MAX_SWEEP_POINTS};
+use crate::wire::sweep::{by_series, default_values, series, sweep_csv, value_label, SweepFigures, FIGURES, FIGURE_SETS, MAX_SWEEP_POINTS};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::{targets, Msg, Sweep, SweepPanel};
 use crate::page::app::now_ms;
-use crate::worker::measure::{value_label, SweepFigures, FIGURES, FIGURE_SETS};
+use crate::wire::sweep::{value_label, SweepFigures, FIGURES, FIGURE_SETS};
 use serde_json::Value;
 
 fn cell(p: Option<&SweepFigures>, entity: &str, fig: &str) -> String {
