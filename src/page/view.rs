@@ -8,7 +8,8 @@ use crate::draw::format;
 use crate::draw::timeline::Timeline;
 use crate::page::app::{App, Msg, SPEEDS};
 use crate::page::logic::{self, IndexEntry, DEFAULT_STEM};
-use crate::page::panels::tasks::{SchedPanel, TasksTable};
+use crate::page::panels::scheduler::SchedPanel;
+use crate::page::panels::tasks::TasksTable;
 use crate::wire::proto::RunInfo;
 
 const SHORTCUTS: &[(&str, &str)] = &[

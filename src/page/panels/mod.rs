@@ -4,6 +4,7 @@
 pub(crate) mod groups;
 pub(crate) mod inside;
 pub(crate) mod lesson;
+pub(crate) mod scheduler;
 pub(crate) mod measure;
 pub(crate) mod sweep;
 pub(crate) mod tasks;
