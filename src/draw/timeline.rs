@@ -42,7 +42,7 @@ pub struct Props {
     pub win: (f64, f64),
     pub on_window: Callback<(f64, f64)>,
     pub on_select: Callback<Option<u32>>,
-    /// A click on a lane at a time (CPU, ns): "why did this run?" (issue 8).
+    /// A click on a lane at a time (CPU, ns): "why did this run?" (inside the scheduler).
     #[prop_or_default]
     pub on_pick: Callback<(u32, u64)>,
     /// A CPU lane a lesson step points at: outlined.

@@ -1,4 +1,4 @@
-//! Messages of the "inside the scheduler" panels (issue 8): what the page asks to see (the
+//! Messages of the "inside the scheduler" panels: what the page asks to see (the
 //! trees of one CPU, the decision log with its filters, why a stint ran, one task's keys over
 //! time) and what the worker sends back. Plain records; the worker fills them from the core's
 //! `view` and `explain` modules, the page only draws them.

@@ -23,8 +23,8 @@ pub enum Input {
     Edit { task: String, set: EditSet },
     /// Make the worker panic (tests the page's recovery).
     Crash,
-    /// What the trees / decision log / key chart panels look at (issue 8); answered with a
-    /// Progress that carries them.
+    /// What the trees / decision log / key chart panels look at ("inside the scheduler");
+    /// answered with a Progress that carries them.
     Insight(crate::wire::insight::Ask),
     /// The loaded scenario's lesson, its texts filled from the run (answer `Lesson`).
     Lesson,
@@ -218,7 +218,7 @@ pub struct Progress {
     /// Work of this answer: events processed and wall time spent, for the events/s figure.
     pub work_events: u64,
     pub work_ms: f64,
-    /// The open panels' trees, decision log, why-it-ran and key chart (issue 8).
+    /// The open panels' trees, decision log, why-it-ran and key chart ("inside the scheduler").
     pub insight: Option<Box<crate::wire::insight::Insight>>,
 }
 

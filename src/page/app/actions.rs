@@ -64,9 +64,9 @@ impl App {
         self.load(ctx, new, Origin::Panel);
     }
 
-    /// The panels of issue 8 changed what they look at. Turning the decision log or the key
-    /// chart on makes the worker replay from the start with recording on, so the log covers the
-    /// whole run so far; the seek brings the view back to where it was.
+    /// The "inside the scheduler" panels changed what they look at. Turning the decision log or
+    /// the key chart on makes the worker replay from the start with recording on, so the log
+    /// covers the whole run so far; the seek brings the view back to where it was.
     pub(super) fn ask_insight(&mut self, ctx: &Context<Self>, ask: crate::wire::insight::Ask) {
         let view = self.progress.view_ns;
         let records = |a: &crate::wire::insight::Ask| a.log.is_some() || a.why.is_some();

@@ -106,7 +106,7 @@ pub enum Msg {
     Help(bool),
     CrashWorker,
     Dismiss,
-    // Inside the scheduler (issue 8).
+    // Inside the scheduler: the trees, decision log and key chart panels.
     Ask(crate::wire::insight::Ask),
     PickSlice(Option<(u32, u64)>),
     /// Lessons, exercises, presenter mode, group weights (`app/teach.rs`).
@@ -172,8 +172,8 @@ pub struct App {
     pub(crate) share_link: Option<String>,
     /// Events per second measured on the worker's long answers.
     pub(crate) rate: Option<f64>,
-    /// Inside the scheduler (issue 8): what the panels ask, the worker's last answer for them,
-    /// and the timeline point clicked for "why did this run?".
+    /// Inside the scheduler (trees, decision log, key chart): what the panels ask, the worker's
+    /// last answer for them, and the timeline point clicked for "why did this run?".
     pub(crate) ask: crate::wire::insight::Ask,
     pub(crate) insight: Rc<Option<Box<crate::wire::insight::Insight>>>,
     pub(crate) picked: Option<(u32, u64)>,

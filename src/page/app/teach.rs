@@ -1,8 +1,8 @@
-//! The page's side of teaching (issue 10) and of the group panel (issue 6): lesson steps move
-//! the time cursor and select what they name, choices go to the worker to be checked against
-//! the simulation, exercises are made by the worker and opened as shared scenarios, presenter
-//! mode, the step links, and the PNG of the timeline. No answer is ever known here before the
-//! worker gives it. Views are in `lesson_panel.rs` and `groups.rs`.
+//! The page's side of teaching (lessons, exercises, presenter mode) and of the group panel:
+//! lesson steps move the time cursor and select what they name, choices go to the worker to be
+//! checked against the simulation, exercises are made by the worker and opened as shared
+//! scenarios, presenter mode, the step links, and the PNG of the timeline. No answer is ever
+//! known here before the worker gives it. Views are in `lesson_panel.rs` and `groups.rs`.
 
 use std::rc::Rc;
 

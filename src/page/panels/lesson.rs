@@ -1,4 +1,4 @@
-//! The lesson panel (issue 10): the step's text with the run's figures, next and back, what
+//! The lesson panel: the step's text with the run's figures, next and back, what
 //! the step points at, and predict-then-reveal: the student chooses, the worker checks the
 //! choice against the simulation, and the panel shows the decision that explains the answer.
 //! Also the exercise generator, the presenter toggle and the PNG export. State and actions

@@ -1,7 +1,8 @@
-//! Task-group weights for the group panel (issue 6): each group's entity per CPU now, and its
-//! weight sampled at fixed intervals of simulated time as the run goes. The samples are taken
-//! at the first processed instant of each interval, so a replay after a rewind takes the same
-//! ones again (the run is deterministic) and a rewind only has to drop the later ones.
+//! Task-group weights for the group panel (the group entities' weights, as `calc_group_shares`
+//! sets them): each group's entity per CPU now, and its weight sampled at fixed intervals of
+//! simulated time as the run goes. The samples are taken at the first processed instant of each
+//! interval, so a replay after a rewind takes the same ones again (the run is deterministic)
+//! and a rewind only has to drop the later ones.
 
 use fairground_sim::engine::Sim;
 

@@ -1,4 +1,4 @@
-//! The worker's side of the "inside the scheduler" panels (issue 8). The decision log, the tree
+//! The worker's side of the "inside the scheduler" panels. The decision log, the tree
 //! operation log and the key samples are recorded only while the page has their panel open,
 //! and what goes out per answer is capped (`insight::MAX_*`), so a closed panel costs one
 //! branch per instant and an open one a bounded answer.

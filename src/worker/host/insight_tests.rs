@@ -42,7 +42,7 @@ fn clamp_lesson_log_has_the_clamp_sentence_with_the_kernels_numbers() {
         assert!(e.2.contains("wakeup_gran 3.057 ms"), "{}", e.2);
         assert!(e.2.contains("gran 2.250 ms"), "{}", e.2);
         assert!(e.2.contains("clamped to get_latency_max 2.250 ms"), "{}", e.2);
-        // Named as in the issue: the nice-5 wakee with its nice, the nice-0 hog without.
+        // A task is named with its nice when not 0: the nice-5 wakee with it, the nice-0 hog without.
         assert!(e.2.starts_with("waker/0 (nice 5) woke") || e.2.starts_with("waker/1 (nice 5) woke"), "{}", e.2);
         assert!(e.2.contains("→ preempts hog/"), "{}", e.2);
     }

@@ -41,7 +41,7 @@ pub struct Host {
     scratch: Vec<u64>,
     live: Vec<TaskLive>,
     live_groups: Vec<GroupLive>,
-    /// The trees / decision log / key chart panels (issue 8).
+    /// The trees / decision log / key chart panels ("inside the scheduler").
     insight: insight::Insight,
     groups: groups::GroupSampler,
 }
@@ -309,9 +309,9 @@ impl Host {
         Ok((text, at_ns))
     }
 
-    /// What the panels of issue 8 look at changed. Opening the log or a chart replays the run
-    /// from the start with recording on, back to the current time within `budget` (the page's
-    /// seek goal covers the rest).
+    /// What the "inside the scheduler" panels look at changed. Opening the log or a chart
+    /// replays the run from the start with recording on, back to the current time within
+    /// `budget` (the page's seek goal covers the rest).
     pub fn set_insight(&mut self, ask: crate::wire::insight::Ask, budget: &Budget) -> (u64, f64) {
         let upto = self.processed_upto().min(self.sim.duration_ns);
         if self.insight.set_ask(ask, &mut self.sim, upto) && upto > 0 {

@@ -1,4 +1,4 @@
-//! Lessons and exercises on the worker side (issue 10): the page gets a lesson's texts with
+//! Lessons and exercises on the worker side: the page gets a lesson's texts with
 //! the figures filled from this run, and asks the worker to check a choice. Answers come from
 //! the core (`fairground_sim::lesson`), which runs the scenario as it is now, edits included;
 //! the page never holds an answer before the student has chosen.

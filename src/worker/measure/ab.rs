@@ -1,4 +1,4 @@
-//! A/B comparisons (issue 9): the scenario as it is (A) against a variant of it (B), same
+//! A/B comparisons: the scenario as it is (A) against a variant of it (B), same
 //! seed. Both runs are kept whole, so besides the schbench-style tables the page gets each
 //! entity's histogram under A and B and both runs' slices for side-by-side timelines.
 

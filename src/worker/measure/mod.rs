@@ -1,4 +1,4 @@
-//! The measuring side of the worker (issues 9 and 11): whole runs of the current scenario
+//! The measuring side of the worker: whole runs of the current scenario
 //! exported as files (the report of contract §2, the latency samples as CSV, the run as ftrace
 //! text), and A/B comparisons of the scenario against a variant of it. Pure Rust: the core
 //! computes every figure (`measure::compare`, `measure::csv`, `interop::to_ftrace`); this

@@ -1,4 +1,4 @@
-//! One point of a sweep (issue 9). The page runs the points one request each, over a pool of
+//! One point of a sweep. The page runs the points one request each, over a pool of
 //! workers, so it can show progress, cancel between points and use every core; each point is
 //! the scenario with one path set, same seed, so the result does not depend on which worker
 //! ran it or in what order.

@@ -1,6 +1,7 @@
-//! One task's keys over time (issue 8): vruntime relative to its runqueue's min_vruntime, and
-//! under EEVDF its lag and deadline relative to V. The worker samples them at every instant
-//! while the chart is open and sends at most ~1200 points; this draws them as SVG polylines.
+//! One task's keys over time (the "inside the scheduler" key chart): vruntime relative to its
+//! runqueue's min_vruntime, and under EEVDF its lag and deadline relative to V. The worker
+//! samples them at every instant while the chart is open and sends at most ~1200 points; this
+//! draws them as SVG polylines.
 
 use std::rc::Rc;
 

@@ -1,4 +1,4 @@
-//! "Inside the scheduler" (issue 8): the decision log with its filters, "why did this run?",
+//! "Inside the scheduler": the decision log with its filters, "why did this run?",
 //! the trees (`trees.rs`) and the key chart (`keychart.rs`). This component holds which panels
 //! are open and their choices, and tells the app what to ask of the worker (`insight::Ask`):
 //! the worker records the log, tree operations and key samples only while a panel needs them.

@@ -1,10 +1,10 @@
-//! The runqueue's red-black trees as the core holds them (issue 8): shape and colours, the
-//! cached leftmost marked, curr beside the tree (it is not in it, as in the kernel), the v12
-//! latency tree beside tasks_timeline, EEVDF deadline / lag / eligibility / slice on each node
-//! and V (the zero-lag point) on a key axis. Nodes are keyed by entity and placed with CSS
-//! transforms that transition, so a step that rotates the tree moves the nodes into their new
-//! places; the step's operations (from the core's rb-tree log) are listed and their nodes
-//! highlighted. Large trees switch to a list.
+//! The runqueue's red-black trees as the core holds them (`tasks_timeline`, and
+//! `latency_timeline` under v12): shape and colours, the cached leftmost marked, curr beside
+//! the tree (it is not in it, as in the kernel), the v12 latency tree beside tasks_timeline,
+//! EEVDF deadline / lag / eligibility / slice on each node and V (the zero-lag point) on a key
+//! axis. Nodes are keyed by entity and placed with CSS transforms that transition, so a step
+//! that rotates the tree moves the nodes into their new places; the step's operations (from the
+//! core's rb-tree log) are listed and their nodes highlighted. Large trees switch to a list.
 
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -1,4 +1,4 @@
-//! What an A/B comparison shows besides its tables (issue 9; wasm32 only): one entity's
+//! What an A/B comparison shows besides its tables (wasm32 only): one entity's
 //! wakeup-latency histogram under A and B overlaid, and the two runs' timelines one above the
 //! other on the same time axis. Zooming (wheel) or panning (drag) either moves both; the
 //! cursor line stands at the same instant on both, and what ran there under A and under B is

@@ -1,4 +1,4 @@
-//! The Export and A/B panel (issues 9 and 11; wasm32 only). Whole runs of the scenario as it
+//! The Export and A/B panel (wasm32 only). Whole runs of the scenario as it
 //! is now (edits included) are computed by a worker of this panel's own (`measure_host`), so
 //! the timeline's worker keeps answering: exports to download or to open in Perfetto, an A/B
 //! comparison against a variant chosen here, and a runqlat-style histogram of the selected

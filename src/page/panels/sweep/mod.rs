@@ -1,4 +1,4 @@
-//! The sweep panel (issue 9; wasm32 only): run the scenario once per value of one parameter
+//! The sweep panel (wasm32 only): run the scenario once per value of one parameter
 //! (a task's or workload's latency nice or nice, the number of CPUs, a tunable, any path),
 //! one point per request over a pool of workers, with a progress bar and Cancel, and plot the
 //! chosen entity's figures against the value. The worker computes every figure.
