@@ -1,4 +1,4 @@
-//! Fairground web app, the simulation worker: see `worker.rs` in the library.
+//! Fairground web app, the simulation worker: see `worker/endpoint.rs` in the library.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

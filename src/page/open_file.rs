@@ -3,7 +3,7 @@
 //! the scenario is put in the fragment as a share link (`#s=`, contract §3), so Back, reload
 //! and "Copy share link" work as for any shared experiment, and the experiment that was on
 //! screen (and its stored edits) stays where it was. A trace is turned into a scenario by a
-//! measuring worker (`measure_host::import_trace`, the CLI's `import-ftrace`); a file that is
+//! measuring worker (`worker::measure::import_trace`, the CLI's `import-ftrace`); a file that is
 //! neither, or a scenario the core refuses, is named in an error and nothing changes.
 
 use gloo::file::callbacks::{read_as_text, FileReader};

@@ -36,7 +36,7 @@ pub enum Input {
     Exercise { kind: String, seed: u64 },
     /// The task groups' entities per CPU now, and their weights sampled so far (`Groups`).
     Groups,
-    /// A whole-run export or an A/B comparison (`measure_host`); sent to a worker of its own.
+    /// A whole-run export or an A/B comparison (`worker::measure`); sent to a worker of its own.
     Measure(crate::wire::measure::Request),
 }
 

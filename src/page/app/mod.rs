@@ -1,6 +1,6 @@
 //! The page (wasm32 only): opens the fragment's scenario, drives the simulation worker with
 //! the transport, keeps the slices for the timeline, and records edits in the scenario. It
-//! holds no scheduling logic: every figure comes from the worker. Views are in `view.rs`.
+//! holds no scheduling logic: every figure comes from the worker. Views are in `page/view.rs`.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;

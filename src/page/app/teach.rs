@@ -2,7 +2,7 @@
 //! lesson steps move the time cursor and select what they name, choices go to the worker to be
 //! checked against the simulation, exercises are made by the worker and opened as shared
 //! scenarios, presenter mode, the step links, and the PNG of the timeline. No answer is ever
-//! known here before the worker gives it. Views are in `lesson_panel.rs` and `groups.rs`.
+//! known here before the worker gives it. Views are in `panels/lesson.rs` and `panels/groups.rs`.
 
 use std::rc::Rc;
 
@@ -430,7 +430,7 @@ fn js_text(v: &JsValue) -> String {
     v.as_string().unwrap_or_else(|| format!("{v:?}"))
 }
 
-/// For `view.rs`: the message a lesson control sends.
+/// For the views: the message a lesson control sends.
 pub fn msg(m: TeachMsg) -> Msg {
     Msg::Teach(m)
 }

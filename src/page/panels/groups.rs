@@ -1,7 +1,7 @@
 //! The group panel (CONFIG_FAIR_GROUP_SCHED's per-CPU group entities, `calc_group_shares`):
 //! each task group's entity on every CPU with its weight now, and a sparkline of its weights
-//! over the run so far, sampled by the worker at fixed intervals (`host/groups.rs`). Shown only
-//! for scenarios with cgroups.
+//! over the run so far, sampled by the worker at fixed intervals (`worker/host/groups.rs`).
+//! Shown only for scenarios with cgroups.
 
 use yew::prelude::*;
 

@@ -2,7 +2,7 @@
 //! the step points at, and predict-then-reveal: the student chooses, the worker checks the
 //! choice against the simulation, and the panel shows the decision that explains the answer.
 //! Also the exercise generator, the presenter toggle and the PNG export. State and actions
-//! are in `app/teach.rs`.
+//! are in `page/app/teach.rs`.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;

@@ -1,6 +1,6 @@
 //! The simulation side of the worker: one run of the core, moved forward and backward on
 //! request, with checkpoints for rewinding and the scenario kept up to date with live edits.
-//! Pure Rust (no browser): the worker (`worker.rs`) only passes messages in and out, so this is
+//! Pure Rust (no browser): the worker (`endpoint.rs`) only passes messages in and out, so this is
 //! tested natively.
 //!
 //! Time: after a request, every instant up to `view_ns` has been processed. Going back restores

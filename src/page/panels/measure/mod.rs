@@ -1,5 +1,5 @@
 //! The Export and A/B panel (wasm32 only). Whole runs of the scenario as it
-//! is now (edits included) are computed by a worker of this panel's own (`measure_host`), so
+//! is now (edits included) are computed by a worker of this panel's own (`worker::measure`), so
 //! the timeline's worker keeps answering: exports to download or to open in Perfetto, an A/B
 //! comparison against a variant chosen here, and a runqlat-style histogram of the selected
 //! task. The panel only chooses what to ask and shows the answers.
