@@ -644,10 +644,7 @@ impl App {
                     self.opened.errors.push(why);
                     return;
                 }
-                let index = match &self.index {
-                    Some(Ok(ix)) => Some(ix.clone()),
-                    _ => None,
-                };
+                let index = self.index_loaded();
                 self.generation = self.generation.wrapping_add(1);
                 self.loading = true;
                 let generation = self.generation;
@@ -657,6 +654,11 @@ impl App {
             }
             Origin::Panel | Origin::Restart => self.sched_error = Some(message),
         }
+    }
+
+    /// The scenario index, if it has loaded (opening a fragment can do without it).
+    fn index_loaded(&self) -> Option<Vec<IndexEntry>> {
+        self.index.as_ref().and_then(|r| r.as_ref().ok()).cloned()
     }
 
     fn open_current(&mut self, ctx: &Context<Self>) {
@@ -676,10 +678,7 @@ impl App {
             }
             route = Route::Scenario(DEFAULT_STEM.into());
         }
-        let index = match &self.index {
-            Some(Ok(ix)) => Some(ix.clone()),
-            _ => None,
-        };
+        let index = self.index_loaded();
         self.generation = self.generation.wrapping_add(1);
         self.loading = true;
         self.playing = false;

@@ -81,15 +81,21 @@ impl Insight {
         if self.ask.trees != old_trees {
             self.prev_tasks = None;
             self.prev_latency = None;
-            if let Some(c) = old_trees {
-                if (c as usize) < sim.cpus.len() {
-                    let _ = sim.fair.take_tree_ops(c);
-                }
-            }
-            self.start_ops(sim);
-            self.ops_stale = true;
+            self.restart_ops(sim, old_trees);
         }
         (self.recording() && !was_recording) || (self.ask.chart.is_some() && self.ask.chart != old_chart)
+    }
+
+    /// Drop what the core logged of the tree ops of CPU `cpu` (if any), and log the trees asked
+    /// for now from here on; the next answer sends them whole.
+    fn restart_ops(&mut self, sim: &mut Sim, cpu: Option<u32>) {
+        if let Some(c) = cpu {
+            if (c as usize) < sim.cpus.len() {
+                let _ = sim.fair.take_tree_ops(c);
+            }
+        }
+        self.start_ops(sim);
+        self.ops_stale = true;
     }
 
     fn start_ops(&self, sim: &mut Sim) {
@@ -142,13 +148,7 @@ impl Insight {
         let keep = self.samples.partition_point(|s| s.at_ns < upto);
         self.samples.truncate(keep);
         self.samples_from = self.samples_from.min(upto);
-        if let Some(c) = self.ask.trees {
-            if (c as usize) < sim.cpus.len() {
-                let _ = sim.fair.take_tree_ops(c);
-            }
-        }
-        self.start_ops(sim);
-        self.ops_stale = true;
+        self.restart_ops(sim, self.ask.trees);
     }
 
     /// The panels' part of an answer, or None when no panel is open.

@@ -22,7 +22,7 @@ use crate::page::worker_pool::{Answered, Pool};
 use crate::wire::ab::AbTable;
 use crate::wire::measure::{Answer, ExportKind, LogHist, Request};
 use crate::wire::proto::{Input, Output};
-use crate::wire::settings::{Kind, FEATURES, POLICIES};
+use crate::wire::settings::{self, Kind, FEATURES, POLICIES};
 
 
 #[derive(Properties, PartialEq)]
@@ -98,9 +98,9 @@ pub struct MeasurePanel {
     sent_text: Option<String>,
 }
 
+/// The index in `POLICIES` of the scenario's policy (the first, CFS, when it names none).
 fn policy_index(doc: &Value) -> usize {
-    let p = doc.pointer("/scheduler/policy").and_then(Value::as_str).unwrap_or("");
-    POLICIES.iter().position(|x| *x == p).unwrap_or(0)
+    settings::policy_index(&settings::policy(doc))
 }
 
 /// (value, label) choices for B's target, by kind.
