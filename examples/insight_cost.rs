@@ -2,8 +2,8 @@
 //! seek through a shipped run with every panel closed and with the decision log, trees (CPU 0)
 //! and key chart open, and the time to build one answer's panel data.
 //!   cargo run --release --example insight_cost [scenario-stem]
-use fairground_app::host::{Budget, Host};
-use fairground_app::insight::{Ask, LogFilter, KIND_ALL};
+use fairground_app::worker::host::{Budget, Host};
+use fairground_app::wire::insight::{Ask, LogFilter, KIND_ALL};
 use std::time::Instant;
 
 fn main() {

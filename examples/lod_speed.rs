@@ -1,9 +1,9 @@
 //! How long one timeline frame's level-of-detail and raster work takes natively, for a run of
 //! ~1M slices on 64 CPUs (compare with tests/bench/timeline.mjs in the browser):
 //!   cargo run --release --example lod_speed
-use fairground_app::lod::Store;
-use fairground_app::proto::WireSlice;
-use fairground_app::raster::{draw_lane, LaneGeom};
+use fairground_app::draw::lod::Store;
+use fairground_app::wire::proto::WireSlice;
+use fairground_app::draw::raster::{draw_lane, LaneGeom};
 use std::time::Instant;
 
 fn main() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Compare Fairground's eevdf-v6.12 with the EEVDF kernel this machine runs (issue 5).
-// Not part of CI: it needs a Linux host (6.12 or later for custom slices), a C compiler, and
-// a CPU it can load for about a minute.
+// Compare Fairground's eevdf-v6.12 with the EEVDF kernel this machine runs (the host-kernel
+// comparison). Not part of CI: it needs a Linux host (6.12 or later for custom slices), a C
+// compiler, and a CPU it can load for about a minute.
 //
 //   node scripts/host-compare.mjs [--seconds 10] [--cpu N] [--hz HZ] [--base-slice-ns NS]
 //

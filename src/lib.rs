@@ -1,58 +1,13 @@
-//! Fairground web app. The page (`app`, `timeline`) draws and asks; the simulation runs in a
-//! Web Worker (`worker` wraps `host`, which drives the core). The pure parts (`logic`, `proto`,
-//! `host`, `lod`, `palette`) build natively, so `cargo test --workspace` tests them.
+//! Fairground web app, laid out by side of the Web Worker boundary (see docs/architecture.md):
+//! `wire` is what travels between page and worker, `worker` drives the core, `page` is the
+//! shell and its panels, `draw` turns answers into pixels. The page never imports the worker,
+//! nor the worker the page or the drawing (tests/layout.rs checks it). The pure parts of every
+//! room build natively, so `cargo test --workspace` tests them; the browser parts are wasm32-only.
 
 // Natively only the tests use parts of the logic; the UI that calls them is wasm32-only.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-pub mod apng;
-pub mod host;
-pub mod insight;
-pub mod links;
-pub mod lod;
-pub mod logic;
-pub mod measure_host;
-pub mod proto;
-pub mod raster;
-pub mod settings;
-
-#[cfg(target_arch = "wasm32")]
-pub mod app;
-#[cfg(target_arch = "wasm32")]
-mod groups;
-#[cfg(target_arch = "wasm32")]
-mod lesson_panel;
-#[cfg(target_arch = "wasm32")]
-mod ab_view;
-#[cfg(target_arch = "wasm32")]
-mod export_web;
-#[cfg(target_arch = "wasm32")]
-mod charts;
-#[cfg(target_arch = "wasm32")]
-mod open_file;
-#[cfg(target_arch = "wasm32")]
-mod sweep_panel;
-#[cfg(target_arch = "wasm32")]
-mod worker_pool;
-#[cfg(target_arch = "wasm32")]
-mod ab_charts;
-#[cfg(target_arch = "wasm32")]
-mod measure_panel;
-#[cfg(target_arch = "wasm32")]
-mod open;
-#[cfg(target_arch = "wasm32")]
-mod inside;
-#[cfg(target_arch = "wasm32")]
-mod keychart;
-#[cfg(target_arch = "wasm32")]
-mod trees;
-#[cfg(target_arch = "wasm32")]
-mod panels;
-#[cfg(target_arch = "wasm32")]
-mod storage;
-#[cfg(target_arch = "wasm32")]
-pub mod timeline;
-#[cfg(target_arch = "wasm32")]
-mod view;
-#[cfg(target_arch = "wasm32")]
+pub mod draw;
+pub mod page;
+pub mod wire;
 pub mod worker;

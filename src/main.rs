@@ -3,7 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    fairground_app::app::start();
+    fairground_app::page::app::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,8 +1,8 @@
-//! Fairground web app, the simulation worker: see `worker.rs` in the library.
+//! Fairground web app, the simulation worker: see `worker/endpoint.rs` in the library.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    fairground_app::worker::register();
+    fairground_app::worker::endpoint::register();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,4 +1,4 @@
-// Browser benchmark of a sweep (issue 9; not a test: it measures). Run by hand against a server
+// Browser benchmark of a sweep (not a test: it measures). Run by hand against a server
 // of the built site:
 //   bash scripts/build.sh && node scripts/static-server.mjs dist 8080 &
 //   BASE_URL=http://127.0.0.1:8080/ node tests/bench/sweep.mjs

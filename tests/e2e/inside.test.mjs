@@ -1,4 +1,4 @@
-// End-to-end tests of "inside the scheduler" (issue 8): the decision log with its filters and
+// End-to-end tests of "inside the scheduler": the decision log with its filters and
 // click-to-seek, "why did this run?" from a timeline click, the rb-tree view (node count,
 // leftmost, curr beside, the v12 latency tree, EEVDF's V line, the step's operations) and the
 // key chart.

@@ -4,7 +4,7 @@
 import zlib from 'node:zlib';
 import { test, assert, assertEqual, openFresh } from './harness.mjs';
 
-// The first two colours of the palette (src/raster.rs): tasks 0 and 1.
+// The first two colours of the palette (src/draw/raster.rs): tasks 0 and 1.
 const BLUE = [0x00, 0x72, 0xb2];
 const ORANGE = [0xe6, 0x9f, 0x00];
 

@@ -1,4 +1,4 @@
-// End-to-end tests of the Export and A/B panel (src/measure_panel.rs): downloads of the report,
+// End-to-end tests of the Export and A/B panel (src/page/panels/measure/mod.rs): downloads of the report,
 // the latency samples and the ftrace text; the Perfetto hand-off (against a stand-in for
 // ui.perfetto.dev served by the test, never the internet); A/B comparisons and their CSV; bad
 // input; the runqlat histogram and its PNG.

@@ -1,4 +1,4 @@
-// End-to-end tests of "Open file…" (src/open_file.rs): a scenario file or a Linux ftrace text
+// End-to-end tests of "Open file…" (src/page/open_file.rs): a scenario file or a Linux ftrace text
 // from disk becomes the scenario on screen through a share link in the fragment, so Back
 // returns to what was there; a file that is neither is named in an error and nothing changes.
 import fs from 'node:fs';

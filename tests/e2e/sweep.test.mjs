@@ -1,5 +1,5 @@
-// End-to-end tests of sweeps (src/sweep_panel.rs), the A/B histograms and side-by-side
-// timelines (src/ab_charts.rs), and histograms of any set with linear buckets (issue 9).
+// End-to-end tests of sweeps (src/page/panels/sweep/), the A/B histograms and side-by-side
+// timelines (src/page/panels/measure/ab_charts.rs), and histograms of any set with linear buckets.
 import { test, assert, assertEqual, openFresh, download } from './harness.mjs';
 
 const fresh = (page, fragment) => openFresh(page, fragment, '#sweep');

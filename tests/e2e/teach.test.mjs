@@ -1,7 +1,7 @@
-// End-to-end tests of teaching (issue 10) and the group panel (issue 6): a lesson driven from
-// start to end, answers right and wrong checked by the simulation, generated exercises,
-// presenter mode and its keys, lesson links (good and broken), the PNG export, and group
-// weights. What the page says is checked each time.
+// End-to-end tests of teaching (lessons, exercises, presenter mode) and the group panel: a
+// lesson driven from start to end, answers right and wrong checked by the simulation, generated
+// exercises, presenter mode and its keys, lesson links (good and broken), the PNG export, and
+// group weights. What the page says is checked each time.
 import fs from 'node:fs';
 import { test, assert, assertEqual, openFresh } from './harness.mjs';
 

@@ -1,0 +1,688 @@
+//! The page (wasm32 only): opens the fragment's scenario, drives the simulation worker with
+//! the transport, keeps the slices for the timeline, and records edits in the scenario. It
+//! holds no scheduling logic: every figure comes from the worker. Views are in `page/view.rs`.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use gloo::timers::callback::Interval;
+use gloo::worker::{Spawnable, WorkerBridge};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent};
+use yew::prelude::*;
+
+use crate::draw::format;
+use crate::draw::lod::Store;
+use crate::draw::timeline::StoreRef;
+use crate::page::logic::{self, IndexEntry, Route, DEFAULT_STEM};
+use crate::page::open::{self, Opened};
+use crate::page::storage;
+use crate::page::worker_pool::{RemoteSim, WORKER_JS};
+use crate::wire::proto::{Input, Output, Progress, RunInfo};
+
+mod actions;
+pub(crate) mod teach;
+
+/// A request unanswered for this long means the worker is gone (answers take ~40 ms).
+const WATCHDOG_MS: f64 = 15_000.0;
+/// Simulated time per second of wall time; the last entry runs as fast as the worker can.
+pub const SPEEDS: [(&str, f64); 8] = [
+    ("10 µs/s", 1e4),
+    ("100 µs/s", 1e5),
+    ("1 ms/s", 1e6),
+    ("10 ms/s", 1e7),
+    ("100 ms/s", 1e8),
+    ("1 s/s (real time)", 1e9),
+    ("10 s/s", 1e10),
+    ("as fast as possible", f64::INFINITY),
+];
+const DEFAULT_SPEED: usize = 3;
+
+pub fn start() {
+    install_panic_hook();
+    yew::Renderer::<App>::new().render();
+}
+
+/// A panic cannot be caught in wasm (it aborts), so at least say so on the page instead of
+/// leaving it silently frozen.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let text = format!("Internal error: {info}. Reload the page to continue.");
+        web_sys::console::error_1(&JsValue::from_str(&text));
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let el = match doc.get_element_by_id("error") {
+            Some(el) => Some(el),
+            None => doc.create_element("div").ok().and_then(|el| {
+                el.set_id("error");
+                el.set_attribute("role", "alert").ok();
+                doc.body()?.prepend_with_node_1(&el).ok()?;
+                Some(el)
+            }),
+        };
+        if let Some(el) = el {
+            el.set_text_content(Some(&text));
+        }
+    }));
+}
+
+/// Where a scenario text being loaded came from: a refusal of a fragment's scenario falls back
+/// to the default one; a refusal after a change in the scheduler panel keeps the user's text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Origin {
+    Fragment,
+    Panel,
+    Restart,
+}
+
+pub enum Msg {
+    IndexLoaded(Result<Vec<IndexEntry>, String>),
+    HashChanged,
+    Opened(u32, Opened),
+    Pick(String),
+    Worker(u32, Output),
+    Frame,
+    Key(KeyboardEvent),
+    // Transport.
+    PlayPause,
+    StepTick,
+    StepBackTick,
+    StepEvent,
+    StepBackEvent,
+    ToStart,
+    ToEnd,
+    Scrub(u64),
+    Speed(usize),
+    // Timeline.
+    Window((f64, f64)),
+    Select(Option<u32>),
+    // Edits.
+    EditTask(String, &'static str, String),
+    Policy(String),
+    Setting(&'static str, &'static str, Option<serde_json::Value>),
+    Share,
+    DiscardEdits,
+    Help(bool),
+    CrashWorker,
+    Dismiss,
+    // Inside the scheduler: the trees, decision log and key chart panels.
+    Ask(crate::wire::insight::Ask),
+    PickSlice(Option<(u32, u64)>),
+    /// Lessons, exercises, presenter mode, group weights (`app/teach.rs`).
+    Teach(teach::TeachMsg),
+}
+
+/// Callbacks made once, so that the components given them see equal props between renders.
+pub(crate) struct Callbacks {
+    pub select: Callback<Option<u32>>,
+    pub window: Callback<(f64, f64)>,
+    pub edit: Callback<(String, &'static str, String)>,
+    pub policy: Callback<String>,
+    pub setting: Callback<(&'static str, &'static str, Option<serde_json::Value>)>,
+    pub ask: Callback<crate::wire::insight::Ask>,
+    pub seek: Callback<u64>,
+    pub pick: Callback<(u32, u64)>,
+    pub unpick: Callback<()>,
+}
+
+pub struct App {
+    pub(crate) cb: Callbacks,
+    pub(crate) index: Option<Result<Vec<IndexEntry>, String>>,
+    /// Bumped at each open, so that a slow earlier open cannot overwrite a newer one.
+    generation: u32,
+    pub(crate) loading: bool,
+    pub(crate) opened: Opened,
+    pub(crate) picker: NodeRef,
+    /// The scenario being run, as plain JSON after the worker's first answer (edits included).
+    pub(crate) text: Option<String>,
+    origin: Origin,
+    /// Scheduler-panel or load refusal, shown beside the panel.
+    pub(crate) sched_error: Option<String>,
+    pub(crate) notice: Option<String>,
+    pub(crate) restored: bool,
+    /// The scenario as opened (plain JSON), before any edit; None when it was restored.
+    pristine: Option<String>,
+    pub(crate) edit_error: Option<String>,
+
+    bridge: Option<WorkerBridge<RemoteSim>>,
+    worker_gen: u32,
+    in_flight: Option<f64>,
+    /// Whether the request in flight is a Load (a crash there is not retried).
+    sent_load: bool,
+    /// The time the worker last crashed at.
+    last_crash_ns: Option<u64>,
+    queue: VecDeque<Input>,
+    pub(crate) restarts: u32,
+
+    pub(crate) info: Option<Rc<RunInfo>>,
+    pub(crate) progress: Rc<Progress>,
+    pub(crate) running: Rc<Vec<(u32, u64, u8)>>,
+    pub(crate) store: StoreRef,
+    pub(crate) store_version: u64,
+    /// Where to go once loaded (a restored view), and where a seek is heading.
+    resume_ns: Option<u64>,
+    pub(crate) goal: Option<u64>,
+    pub(crate) playing: bool,
+    last_frame: f64,
+    pub(crate) speed: usize,
+    pub(crate) win: (f64, f64),
+    pub(crate) selected: Option<u32>,
+    pub(crate) help: bool,
+    pub(crate) share_link: Option<String>,
+    /// Events per second measured on the worker's long answers.
+    pub(crate) rate: Option<f64>,
+    /// Inside the scheduler (trees, decision log, key chart): what the panels ask, the worker's
+    /// last answer for them, and the timeline point clicked for "why did this run?".
+    pub(crate) ask: crate::wire::insight::Ask,
+    pub(crate) insight: Rc<Option<Box<crate::wire::insight::Insight>>>,
+    pub(crate) picked: Option<(u32, u64)>,
+    pub(crate) teach: teach::Teach,
+    _hashchange: Option<EventListener>,
+    _keydown: Option<EventListener>,
+    _frames: Interval,
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let window = web_sys::window();
+        let hashchange = window.as_ref().map(|w| {
+            let link = ctx.link().clone();
+            EventListener::new(w, "hashchange", move |_| link.send_message(Msg::HashChanged))
+        });
+        let keydown = window.as_ref().and_then(|w| w.document()).map(|d| {
+            let link = ctx.link().clone();
+            EventListener::new(&d, "keydown", move |e| {
+                if let Some(k) = e.dyn_ref::<KeyboardEvent>() {
+                    if wants_key(k) {
+                        e.prevent_default();
+                        link.send_message(Msg::Key(k.clone()));
+                    }
+                }
+            })
+        });
+        let frames = {
+            let link = ctx.link().clone();
+            Interval::new(33, move || link.send_message(Msg::Frame))
+        };
+        ctx.link().send_future(async {
+            let index = open::fetch_text(&format!("{}/index.json", logic::SCENARIO_DIR))
+                .await
+                .and_then(|t| logic::parse_index(&t));
+            Msg::IndexLoaded(index)
+        });
+        let link = ctx.link();
+        let cb = Callbacks {
+            select: link.callback(Msg::Select),
+            window: link.callback(Msg::Window),
+            edit: link.callback(|(t, f, v)| Msg::EditTask(t, f, v)),
+            policy: link.callback(Msg::Policy),
+            setting: link.callback(|(s, k, v)| Msg::Setting(s, k, v)),
+            ask: link.callback(Msg::Ask),
+            seek: link.callback(Msg::Scrub),
+            pick: link.callback(|p| Msg::PickSlice(Some(p))),
+            unpick: link.callback(|_| Msg::PickSlice(None)),
+        };
+        let mut app = App {
+            cb,
+            index: None,
+            generation: 0,
+            loading: true,
+            opened: Opened::default(),
+            picker: NodeRef::default(),
+            text: None,
+            origin: Origin::Fragment,
+            sched_error: None,
+            notice: None,
+            restored: false,
+            pristine: None,
+            edit_error: None,
+            bridge: None,
+            worker_gen: 0,
+            in_flight: None,
+            sent_load: false,
+            last_crash_ns: None,
+            queue: VecDeque::new(),
+            restarts: 0,
+            info: None,
+            progress: Rc::new(Progress::default()),
+            running: Rc::new(Vec::new()),
+            store: StoreRef(Rc::new(RefCell::new(Store::new(0)))),
+            store_version: 0,
+            resume_ns: None,
+            goal: None,
+            playing: false,
+            last_frame: 0.0,
+            speed: DEFAULT_SPEED,
+            win: (0.0, 1e8),
+            selected: None,
+            help: false,
+            share_link: None,
+            rate: None,
+            ask: Default::default(),
+            insight: Rc::new(None),
+            picked: None,
+            teach: teach::Teach::default(),
+            _hashchange: hashchange,
+            _keydown: keydown,
+            _frames: frames,
+        };
+        app.spawn_worker(ctx);
+        app
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::IndexLoaded(index) => {
+                self.index = Some(index);
+                self.open_current(ctx);
+            }
+            Msg::HashChanged => {
+                if self.index.is_some() {
+                    self.open_current(ctx);
+                }
+            }
+            Msg::Opened(generation, mut opened) => {
+                if generation != self.generation {
+                    return false;
+                }
+                self.restored = false;
+                self.notice = None;
+                self.share_link = None;
+                if let Some(saved) = storage::load() {
+                    if saved.hash == current_hash() && opened.text.is_some() && opened.errors.is_empty() {
+                        opened.text = Some(saved.text);
+                        self.resume_ns = Some(saved.view_ns);
+                        self.restored = true;
+                    }
+                }
+                let text = opened.text.clone();
+                self.opened = opened;
+                match text {
+                    Some(t) => self.load(ctx, t, Origin::Fragment),
+                    None => self.loading = false,
+                }
+            }
+            Msg::Pick(stem) => {
+                // Changing the fragment fires `hashchange`, which opens the scenario: one path
+                // for the picker, typed URLs and the back button alike.
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().set_hash(&format!("scenario={stem}"));
+                }
+                return false;
+            }
+            Msg::Worker(gen, out) => {
+                if gen != self.worker_gen {
+                    return false;
+                }
+                self.in_flight = None;
+                self.on_output(ctx, out);
+                self.pump(ctx);
+            }
+            Msg::Frame => {
+                self.teach_frame(ctx);
+                return self.frame(ctx);
+            }
+            Msg::Teach(m) => return self.teach_update(ctx, m),
+            Msg::Key(k) => return self.key(ctx, k),
+            Msg::PlayPause => {
+                if self.progress.finished && !self.playing {
+                    return false;
+                }
+                self.playing = !self.playing;
+                self.goal = None;
+                self.last_frame = now_ms();
+                if !self.playing {
+                    self.save_view();
+                }
+            }
+            Msg::StepTick => {
+                let tick = self.info.as_ref().map_or(4_000_000, |i| i.tick_ns);
+                self.seek(ctx, format::next_tick(self.progress.view_ns, tick));
+            }
+            Msg::StepBackTick => {
+                let tick = self.info.as_ref().map_or(4_000_000, |i| i.tick_ns);
+                self.seek(ctx, format::prev_tick(self.progress.view_ns, tick));
+            }
+            Msg::StepEvent => {
+                self.playing = false;
+                self.request(ctx, Input::StepInstant);
+            }
+            Msg::StepBackEvent => {
+                self.playing = false;
+                self.request(ctx, Input::StepBackInstant);
+            }
+            Msg::ToStart => self.seek(ctx, 0),
+            Msg::ToEnd => self.seek(ctx, u64::MAX),
+            Msg::Scrub(t) => self.seek(ctx, t),
+            Msg::Speed(i) => self.speed = i.min(SPEEDS.len() - 1),
+            Msg::Window((t0, span)) => {
+                let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
+                self.win = format::clamp_window(t0, span, d);
+            }
+            Msg::Select(t) => self.selected = t,
+            Msg::EditTask(task, field, value) => self.edit_task(ctx, task, field, &value),
+            Msg::Policy(p) => self.change_settings(ctx, |doc| crate::wire::settings::set_policy(doc, &p)),
+            Msg::Setting(sect, key, v) => self.change_settings(ctx, |doc| crate::wire::settings::set(doc, sect, key, v)),
+            Msg::Share => self.share(),
+            Msg::DiscardEdits => {
+                storage::clear();
+                self.restored = false;
+                self.open_current(ctx);
+            }
+            Msg::Help(on) => self.help = on,
+            Msg::CrashWorker => {
+                self.request(ctx, Input::Crash);
+            }
+            Msg::Dismiss => {
+                self.notice = None;
+                self.edit_error = None;
+            }
+            Msg::Ask(ask) => self.ask_insight(ctx, ask),
+            Msg::PickSlice(p) => self.picked = p,
+        }
+        true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        // Keep the picker showing the scenario on screen, whatever the user did with it.
+        if let Some(sel) = self.picker.cast::<HtmlSelectElement>() {
+            sel.set_value(self.opened.stem.as_deref().unwrap_or(""));
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        self.view_page(ctx)
+    }
+}
+
+/// Keys the page handles (not while typing in a field).
+fn wants_key(k: &KeyboardEvent) -> bool {
+    if k.ctrl_key() || k.meta_key() || k.alt_key() {
+        return false;
+    }
+    let typing = k.target().is_some_and(|t| {
+        t.dyn_ref::<HtmlInputElement>().is_some_and(|i| i.type_() != "range")
+            || t.dyn_ref::<HtmlTextAreaElement>().is_some()
+            || t.dyn_ref::<HtmlSelectElement>().is_some()
+    });
+    if typing {
+        return false;
+    }
+    matches!(
+        k.key().as_str(),
+        " " | "ArrowLeft" | "ArrowRight" | "." | "," | "Home" | "End" | "[" | "]" | "w" | "s" | "a" | "d" | "0" | "?" | "Escape" | "l"
+            // Lessons and presenting (app/teach.rs).
+            | "PageDown" | "PageUp" | "n" | "b" | "p" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"
+    )
+}
+
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+pub fn current_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+impl App {
+    fn spawn_worker(&mut self, ctx: &Context<Self>) {
+        self.worker_gen = self.worker_gen.wrapping_add(1);
+        let gen = self.worker_gen;
+        let link = ctx.link().clone();
+        let bridge = RemoteSim::spawner().callback(move |o| link.send_message(Msg::Worker(gen, o))).spawn(WORKER_JS);
+        self.bridge = Some(bridge);
+        self.in_flight = None;
+        self.queue.clear();
+    }
+
+    /// The worker died (a panic, or no answer): start a new one with the scenario as it is,
+    /// edits included, and go back to where the user was.
+    fn restart_worker(&mut self, ctx: &Context<Self>, why: String) {
+        self.restarts += 1;
+        self.playing = false;
+        let loading = self.sent_load;
+        let view = self.progress.view_ns;
+        // The run is deterministic: a crash at or before the time of the last one will happen
+        // again, so do not replay into it (that would loop).
+        let again = self.last_crash_ns.is_some_and(|t| view <= t);
+        self.last_crash_ns = Some(view);
+        self.spawn_worker(ctx);
+        if loading {
+            self.info = None;
+            self.loading = false;
+            self.sched_error = Some(format!("The simulator crashed while building this run ({why}). Change the scenario or pick another."));
+            return;
+        }
+        self.notice = Some(if again {
+            format!(
+                "The simulation worker stopped again at {} ({why}): this run crashes the simulator there. A new worker was started at time 0 with your scenario and edits.",
+                format::fmt_time(view)
+            )
+        } else {
+            format!("The simulation worker stopped ({why}). A new one was started with your scenario and edits.")
+        });
+        if let Some(text) = self.text.clone() {
+            self.resume_ns = (!again).then_some(view);
+            self.load(ctx, text, Origin::Restart);
+        }
+    }
+
+    fn load(&mut self, ctx: &Context<Self>, text: String, origin: Origin) {
+        if origin != Origin::Restart {
+            self.last_crash_ns = None;
+        }
+        self.origin = origin;
+        self.loading = origin != Origin::Restart;
+        self.playing = false;
+        self.goal = None;
+        self.queue.clear();
+        self.request(ctx, Input::Load { text });
+    }
+
+    fn request(&mut self, ctx: &Context<Self>, input: Input) {
+        if self.in_flight.is_some() {
+            // Only the latest seek matters.
+            if matches!(input, Input::Seek { .. }) {
+                self.queue.retain(|q| !matches!(q, Input::Seek { .. }));
+            }
+            self.queue.push_back(input);
+            return;
+        }
+        if self.bridge.is_none() {
+            self.spawn_worker(ctx);
+        }
+        if let Some(b) = &self.bridge {
+            self.sent_load = matches!(input, Input::Load { .. });
+            b.send(input);
+            self.in_flight = Some(now_ms());
+        }
+    }
+
+    /// Send what is waiting: queued requests first, then the rest of a seek.
+    fn pump(&mut self, ctx: &Context<Self>) {
+        if self.in_flight.is_some() {
+            return;
+        }
+        if let Some(next) = self.queue.pop_front() {
+            self.request(ctx, next);
+            return;
+        }
+        if let Some(g) = self.goal {
+            let end = self.info.as_ref().map_or(0, |i| i.duration_ns);
+            if self.progress.view_ns < g.min(end) && !self.progress.finished && self.info.is_some() {
+                self.request(ctx, Input::Seek { to_ns: g });
+            } else {
+                self.goal = None;
+                self.save_view();
+            }
+        }
+    }
+
+    fn seek(&mut self, ctx: &Context<Self>, to: u64) {
+        self.playing = false;
+        self.goal = Some(to);
+        self.request(ctx, Input::Seek { to_ns: to });
+    }
+
+    fn frame(&mut self, ctx: &Context<Self>) -> bool {
+        let now = now_ms();
+        if let Some(sent) = self.in_flight {
+            if now - sent > WATCHDOG_MS {
+                self.restart_worker(ctx, format!("no answer for {} s", (WATCHDOG_MS / 1000.0) as u32));
+                return true;
+            }
+            return false;
+        }
+        if !self.playing || self.info.is_none() {
+            self.last_frame = now;
+            return false;
+        }
+        let dt = (now - self.last_frame).clamp(0.0, 100.0);
+        self.last_frame = now;
+        let speed = SPEEDS[self.speed].1;
+        let view = self.progress.view_ns;
+        let target = if speed.is_infinite() { u64::MAX } else { view.saturating_add((speed * dt / 1000.0).max(1.0) as u64) };
+        self.request(ctx, Input::Seek { to_ns: target });
+        false
+    }
+
+    fn on_output(&mut self, ctx: &Context<Self>, out: Output) {
+        match out {
+            Output::Loaded(info) => {
+                let cpus = info.cpus as usize;
+                *self.store.0.borrow_mut() = Store::new(cpus);
+                self.store_version += 1;
+                self.win = format::clamp_window(0.0, info.duration_ns as f64, info.duration_ns);
+                self.text = Some(info.text.clone());
+                if self.origin == Origin::Fragment {
+                    self.pristine = (!self.restored).then(|| info.text.clone());
+                }
+                self.sched_error = None;
+                self.selected = None;
+                self.progress = Rc::new(Progress::default());
+                self.running = Rc::new(Vec::new());
+                self.info = Some(Rc::new(info));
+                self.picked = None;
+                self.insight = Rc::new(None);
+                // A new worker run starts with nothing asked; the panels ask again.
+                self.ask = Default::default();
+                let to = self.resume_ns.take().unwrap_or(0);
+                self.goal = Some(to);
+                self.request(ctx, Input::Seek { to_ns: to });
+                self.teach_loaded(ctx);
+            }
+            out @ (Output::Lesson(_) | Output::Checked(_) | Output::Exercise(_) | Output::Groups(_)) => self.teach_output(ctx, out),
+            Output::Refused { message } => self.refused(ctx, message),
+            Output::Progress(p) => self.take_progress(p),
+            Output::Edited { text, at_ns, progress } => {
+                self.edit_error = None;
+                self.text = Some(text);
+                self.notice = Some(format!("Change recorded in the scenario's timeline at {}.", format::fmt_time(at_ns)));
+                self.take_progress(progress);
+                self.save_view();
+            }
+            Output::EditRefused { message } => self.edit_error = Some(message),
+            Output::Crashed { message } => self.restart_worker(ctx, format!("it crashed: {message}")),
+            // Measurements go to the export panel's own worker, never to this one.
+            Output::Measured { .. } => {}
+        }
+    }
+
+    fn take_progress(&mut self, mut p: Progress) {
+        if self.loading && self.info.is_some() {
+            self.loading = false;
+        }
+        let slices = std::mem::take(&mut p.slices);
+        if p.truncate.is_some() || !slices.is_empty() {
+            let mut st = self.store.0.borrow_mut();
+            if let Some(n) = p.truncate {
+                st.truncate(n);
+            }
+            for s in &slices {
+                st.push(s);
+            }
+            self.store_version += 1;
+        }
+        if p.work_ms > 20.0 && p.work_events > 0 {
+            self.rate = Some(p.work_events as f64 * 1000.0 / p.work_ms);
+        }
+        if p.finished {
+            self.playing = false;
+        }
+        // While playing, keep the current time in view.
+        if self.playing {
+            let (t0, span) = self.win;
+            let v = p.view_ns as f64;
+            if v > t0 + span * 0.95 {
+                let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
+                self.win = format::clamp_window(v - span * 0.5, span, d);
+            }
+        }
+        if p.live.is_empty() {
+            // Left out of this answer: the last figures stand.
+            p.live = self.progress.live.clone();
+            p.groups = self.progress.groups.clone();
+        }
+        if let Some(i) = p.insight.take() {
+            self.insight = Rc::new(Some(i));
+        }
+        self.running = Rc::new(std::mem::take(&mut p.running));
+        self.progress = Rc::new(p);
+    }
+
+    fn refused(&mut self, ctx: &Context<Self>, message: String) {
+        self.info = None;
+        self.loading = false;
+        match self.origin {
+            Origin::Fragment => {
+                let why = open::refusal(&self.opened, &message);
+                if self.opened.stem.as_deref() == Some(DEFAULT_STEM) {
+                    self.opened.errors.push(why);
+                    return;
+                }
+                let index = self.index_loaded();
+                self.generation = self.generation.wrapping_add(1);
+                self.loading = true;
+                let generation = self.generation;
+                ctx.link().send_future(async move {
+                    Msg::Opened(generation, open::fallback(why, open::index_entry(&index, DEFAULT_STEM)).await)
+                });
+            }
+            Origin::Panel | Origin::Restart => self.sched_error = Some(message),
+        }
+    }
+
+    /// The scenario index, if it has loaded (opening a fragment can do without it).
+    fn index_loaded(&self) -> Option<Vec<IndexEntry>> {
+        self.index.as_ref().and_then(|r| r.as_ref().ok()).cloned()
+    }
+
+    fn open_current(&mut self, ctx: &Context<Self>) {
+        let hash = current_hash();
+        let mut route = logic::parse_fragment(&hash);
+        match crate::page::links::exercise_link(&hash, &teach::exercise_kinds()) {
+            Some(Ok((kind, seed))) => return self.open_exercise(ctx, kind, seed),
+            Some(Err(why)) => route = Route::Invalid(why),
+            None => {}
+        }
+        if route == Route::Default {
+            // Make the URL say what is shown, without adding a history entry.
+            if let Some(w) = web_sys::window() {
+                if let Ok(h) = w.history() {
+                    let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#scenario={DEFAULT_STEM}")));
+                }
+            }
+            route = Route::Scenario(DEFAULT_STEM.into());
+        }
+        let index = self.index_loaded();
+        self.generation = self.generation.wrapping_add(1);
+        self.loading = true;
+        self.playing = false;
+        let generation = self.generation;
+        ctx.link().send_future(async move { Msg::Opened(generation, open::open(route, index).await) });
+    }
+}

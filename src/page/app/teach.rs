@@ -1,0 +1,441 @@
+//! The page's side of teaching (lessons, exercises, presenter mode) and of the group panel:
+//! lesson steps move the time cursor and select what they name, choices go to the worker to be
+//! checked against the simulation, exercises are made by the worker and opened as shared
+//! scenarios, presenter mode, the step links, and the PNG of the timeline. No answer is ever
+//! known here before the worker gives it. Views are in `panels/lesson.rs` and `panels/groups.rs`.
+
+use std::rc::Rc;
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+use super::{current_hash, now_ms, App, Msg, Origin};
+use crate::page::links::{self, LinkOptions};
+use crate::page::logic;
+use crate::page::open::Opened;
+use crate::wire::proto::EXERCISE_KINDS;
+use crate::wire::proto::{GroupsInfo, Input, LessonInfo, Output, Verdict};
+
+/// Group weights are asked for at most this often while the view moves.
+const GROUPS_EVERY_MS: f64 = 400.0;
+/// A recording takes a frame at most this often (and only when the view has moved); each
+/// frame is shown this long in the animation.
+const FRAME_EVERY_MS: f64 = 100.0;
+/// A recording stops and is saved at this many frames, or this many bytes of pixels.
+const MAX_FRAMES: usize = 300;
+const MAX_FRAME_BYTES: usize = 128 << 20;
+
+/// Frames of the timeline canvas being recorded for an animated PNG.
+pub struct Recording {
+    w: u32,
+    h: u32,
+    pub frames: Vec<Vec<u8>>,
+    bytes: usize,
+    last_ms: f64,
+    last_view: Option<u64>,
+}
+
+pub enum TeachMsg {
+    Go(usize),
+    Next,
+    Back,
+    Choose(String),
+    Retry,
+    ExerciseKind(String),
+    ExerciseSeed(String),
+    NewExercise,
+    Present(bool),
+    StepLink,
+    Png,
+    Record,
+    SelectTask(String),
+}
+
+pub struct Teach {
+    pub lesson: Option<Rc<LessonInfo>>,
+    pub lesson_error: Option<String>,
+    pub step: usize,
+    pub verdicts: Vec<Option<Verdict>>,
+    pub checking: bool,
+    /// A step a link asked for, applied when the lesson arrives.
+    pending_step: Option<usize>,
+    /// The scenario was just opened from the fragment: its lesson starts at step 1.
+    fresh: bool,
+    pub link_errors: Vec<String>,
+    pub present: bool,
+    pub ex_kind: String,
+    pub ex_seed: String,
+    pub ex_error: Option<String>,
+    /// An `#exercise=` link being opened: (kind, seed).
+    ex_link: Option<(String, u64)>,
+    pub rec: Option<Recording>,
+    pub groups: Option<Rc<GroupsInfo>>,
+    pub has_groups: bool,
+    groups_asked: f64,
+    groups_view: Option<u64>,
+}
+
+impl Default for Teach {
+    fn default() -> Self {
+        Teach {
+            lesson: None,
+            lesson_error: None,
+            step: 0,
+            verdicts: Vec::new(),
+            checking: false,
+            pending_step: None,
+            fresh: false,
+            link_errors: Vec::new(),
+            present: false,
+            ex_kind: EXERCISE_KINDS[0].0.to_string(),
+            ex_seed: "1".to_string(),
+            ex_error: None,
+            ex_link: None,
+            rec: None,
+            groups: None,
+            has_groups: false,
+            groups_asked: 0.0,
+            groups_view: None,
+        }
+    }
+}
+
+impl App {
+    /// A run was built: ask for its lesson, and read the link's options if it was opened
+    /// from the fragment.
+    pub(super) fn teach_loaded(&mut self, ctx: &Context<Self>) {
+        let t = &mut self.teach;
+        if self.origin == Origin::Fragment {
+            let (o, errors) = links::link_options(&current_hash());
+            t.pending_step = o.step;
+            t.link_errors = errors;
+            t.step = 0;
+            t.fresh = true;
+            if o.present {
+                set_present(t, true);
+            }
+        }
+        t.lesson = None;
+        t.lesson_error = None;
+        t.verdicts.clear();
+        t.checking = false;
+        t.groups = None;
+        t.groups_view = None;
+        t.has_groups = self.info.as_ref().is_some_and(|i| i.tasks.iter().any(|x| x.cgroup.is_some()));
+        self.request(ctx, Input::Lesson);
+    }
+
+    pub(super) fn teach_output(&mut self, ctx: &Context<Self>, out: Output) {
+        match out {
+            Output::Lesson(Ok(Some(l))) => {
+                let n = l.steps.len();
+                self.teach.verdicts = vec![None; n];
+                self.teach.lesson = Some(Rc::new(l));
+                let fresh = std::mem::take(&mut self.teach.fresh);
+                match self.teach.pending_step.take() {
+                    Some(p) => match links::step_problem(p, Some(n)) {
+                        Some(why) => {
+                            self.teach.link_errors.push(why);
+                            self.go_step(ctx, 0);
+                        }
+                        None => self.go_step(ctx, p),
+                    },
+                    None if fresh && !self.restored => self.go_step(ctx, 0),
+                    None => self.teach.step = self.teach.step.min(n.saturating_sub(1)),
+                }
+            }
+            Output::Lesson(Ok(None)) => {
+                self.teach.fresh = false;
+                if let Some(why) = self.teach.pending_step.take().and_then(|p| links::step_problem(p, None)) {
+                    self.teach.link_errors.push(why);
+                }
+            }
+            Output::Lesson(Err(e)) => self.teach.lesson_error = Some(format!("The lesson could not be prepared: {e}")),
+            Output::Checked(r) => {
+                self.teach.checking = false;
+                match r {
+                    Ok(v) => {
+                        if let Some(slot) = self.teach.verdicts.get_mut(v.step as usize) {
+                            *slot = Some(v);
+                        }
+                    }
+                    Err(e) => self.teach.lesson_error = Some(format!("The answer could not be checked: {e}")),
+                }
+            }
+            Output::Exercise(r) => {
+                let Some((kind, seed)) = self.teach.ex_link.take() else { return };
+                let label = EXERCISE_KINDS.iter().find(|k| k.0 == kind).map_or(kind.as_str(), |k| k.1);
+                match r {
+                    Ok(text) => {
+                        self.opened = Opened {
+                            stem: None,
+                            title: Some(format!("Exercise {seed}: {label}")),
+                            description: Some(format!("A generated exercise (kind {kind}, seed {seed}): the same kind and seed always give the same exercise, and the simulation checks the answer.")),
+                            errors: Vec::new(),
+                            text: Some(text.clone()),
+                        };
+                        self.restored = false;
+                        self.notice = None;
+                        self.share_link = None;
+                        self.load(ctx, text, Origin::Fragment);
+                    }
+                    Err(e) => {
+                        self.loading = false;
+                        self.opened = Opened { errors: vec![format!("{}.", crate::page::open::capitalize(&e))], ..Opened::default() };
+                    }
+                }
+            }
+            Output::Groups(g) => {
+                self.teach.groups = (!g.names.is_empty()).then(|| Rc::new(g));
+            }
+            _ => {}
+        }
+    }
+
+    /// Move to lesson step `i`: the time cursor to its time, the task it names selected.
+    fn go_step(&mut self, ctx: &Context<Self>, i: usize) {
+        let Some(l) = self.teach.lesson.clone() else { return };
+        let Some(s) = l.steps.get(i) else { return };
+        self.teach.step = i;
+        let task = s.highlight.iter().find(|(k, _)| k == "task").map(|(_, n)| n.clone());
+        self.selected = task.and_then(|n| self.task_index(&n));
+        self.seek(ctx, s.at_ns);
+    }
+
+    /// The CPU lane the current lesson step points at, if any.
+    pub(crate) fn lane_mark(&self) -> Option<u32> {
+        let l = self.teach.lesson.as_ref()?;
+        let s = l.steps.get(self.teach.step)?;
+        s.highlight.iter().find(|(k, _)| k == "cpu").and_then(|(_, c)| c.parse().ok())
+    }
+
+    fn task_index(&self, name: &str) -> Option<u32> {
+        self.info.as_ref()?.tasks.iter().position(|t| t.name == name).map(|i| i as u32)
+    }
+
+    pub(super) fn teach_update(&mut self, ctx: &Context<Self>, m: TeachMsg) -> bool {
+        let n = self.teach.lesson.as_ref().map_or(0, |l| l.steps.len());
+        match m {
+            TeachMsg::Go(i) => self.go_step(ctx, i),
+            TeachMsg::Next if self.teach.step + 1 < n => self.go_step(ctx, self.teach.step + 1),
+            TeachMsg::Back if self.teach.step > 0 && n > 0 => self.go_step(ctx, self.teach.step - 1),
+            TeachMsg::Next | TeachMsg::Back => return false,
+            TeachMsg::Choose(choice) => {
+                if self.teach.checking || n == 0 {
+                    return false;
+                }
+                self.teach.checking = true;
+                self.teach.lesson_error = None;
+                self.request(ctx, Input::Check { step: self.teach.step as u32, choice });
+            }
+            TeachMsg::Retry => {
+                if let Some(v) = self.teach.verdicts.get_mut(self.teach.step) {
+                    *v = None;
+                }
+            }
+            TeachMsg::ExerciseKind(k) => self.teach.ex_kind = k,
+            TeachMsg::ExerciseSeed(s) => self.teach.ex_seed = s,
+            TeachMsg::NewExercise => match self.teach.ex_seed.trim().parse::<u64>() {
+                Ok(seed) => {
+                    // A short link a teacher can hand out; it opens through `hashchange`.
+                    self.teach.ex_error = None;
+                    let o = LinkOptions { seed: Some(seed), step: None, present: self.teach.present };
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_hash(&links::with_options(&format!("exercise={}", self.teach.ex_kind), &o));
+                    }
+                }
+                Err(_) => {
+                    self.teach.ex_error =
+                        Some(format!("The seed \"{}\" is not a whole number from 0 to {}.", self.teach.ex_seed.trim(), u64::MAX));
+                }
+            },
+            TeachMsg::Present(on) => set_present(&mut self.teach, on),
+            TeachMsg::StepLink => self.step_link(),
+            TeachMsg::Png => {
+                if let Err(e) = export_png() {
+                    self.notice = Some(format!("The PNG could not be made: {e}"));
+                }
+            }
+            TeachMsg::Record => match self.teach.rec.take() {
+                None => {
+                    self.teach.rec = Some(Recording { w: 0, h: 0, frames: Vec::new(), bytes: 0, last_ms: 0.0, last_view: None });
+                    self.capture();
+                }
+                Some(r) => self.save_recording(r),
+            },
+            TeachMsg::SelectTask(name) => self.selected = self.task_index(&name),
+        }
+        true
+    }
+
+    /// A link to this step (and presenter mode, if on), shown in the share box.
+    fn step_link(&mut self) {
+        let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+        let base = match (&self.opened.stem, self.edited()) {
+            (Some(stem), false) => format!("scenario={stem}"),
+            _ => match &self.text {
+                Some(t) => format!("s={}", logic::encode_share(t)),
+                None => return,
+            },
+        };
+        let o = LinkOptions { step: self.teach.lesson.as_ref().map(|_| self.teach.step), present: self.teach.present, seed: None };
+        let page = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
+        let link = format!("{page}{}", links::with_options(&base, &o));
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&link);
+        }
+        self.share_link = Some(link);
+    }
+
+    /// Keys for lessons and presenting (the page's other keys are in `actions.rs`).
+    pub(super) fn teach_key(&mut self, ctx: &Context<Self>, k: &KeyboardEvent) -> bool {
+        let key = k.key();
+        let m = match key.as_str() {
+            "PageDown" | "n" => TeachMsg::Next,
+            "PageUp" | "b" => TeachMsg::Back,
+            "p" => TeachMsg::Present(!self.teach.present),
+            d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() => {
+                let i = (d.as_bytes()[0] - b'0') as usize;
+                let Some(l) = &self.teach.lesson else { return false };
+                let Some(s) = l.steps.get(self.teach.step) else { return false };
+                let answered = self.teach.verdicts.get(self.teach.step).is_some_and(Option::is_some);
+                match s.choices.get(i.wrapping_sub(1)) {
+                    Some(c) if !answered => TeachMsg::Choose(c.clone()),
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        };
+        self.teach_update(ctx, m)
+    }
+
+    /// Open `#exercise=<kind>&seed=N`: the worker makes it, then it loads like any scenario.
+    pub(super) fn open_exercise(&mut self, ctx: &Context<Self>, kind: String, seed: u64) {
+        // A slower fragment open started before this one must not overwrite it.
+        self.generation = self.generation.wrapping_add(1);
+        self.loading = true;
+        self.playing = false;
+        self.teach.ex_kind = kind.clone();
+        self.teach.ex_seed = seed.to_string();
+        self.teach.ex_link = Some((kind.clone(), seed));
+        self.request(ctx, Input::Exercise { kind, seed });
+    }
+
+    /// Every frame tick of the page: record, and ask for group weights.
+    pub(super) fn teach_frame(&mut self, ctx: &Context<Self>) {
+        if self.teach.rec.is_some() {
+            self.capture();
+        }
+        self.poll_groups(ctx);
+    }
+
+    /// Take a frame of the timeline canvas if the view moved (a size change starts afresh:
+    /// an animation has one size).
+    fn capture(&mut self) {
+        let view = self.progress.view_ns;
+        let now = now_ms();
+        let Some(r) = self.teach.rec.as_mut() else { return };
+        if r.last_view == Some(view) || now - r.last_ms < FRAME_EVERY_MS {
+            return;
+        }
+        let Some((w, h, px)) = canvas_pixels() else { return };
+        if (w, h) != (r.w, r.h) {
+            r.frames.clear();
+            r.bytes = 0;
+            (r.w, r.h) = (w, h);
+        }
+        r.bytes += px.len();
+        r.frames.push(px);
+        r.last_ms = now;
+        r.last_view = Some(view);
+        if r.frames.len() >= MAX_FRAMES || r.bytes >= MAX_FRAME_BYTES {
+            if let Some(r) = self.teach.rec.take() {
+                self.save_recording(r);
+                self.notice = Some(format!("The recording reached {MAX_FRAMES} frames (or {} MB) and was saved.", MAX_FRAME_BYTES >> 20));
+            }
+        }
+    }
+
+    fn save_recording(&mut self, r: Recording) {
+        let saved = crate::draw::apng::encode(r.w, r.h, &r.frames, FRAME_EVERY_MS as u16).and_then(|png| {
+            use base64::Engine as _;
+            let url = format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png));
+            download(&url, "fairground-timeline-animation.png")
+        });
+        if let Err(e) = saved {
+            self.notice = Some(format!("The animation could not be made: {e}"));
+        }
+    }
+
+    /// Ask for the group weights now and then while the view moves.
+    fn poll_groups(&mut self, ctx: &Context<Self>) {
+        let t = &self.teach;
+        if !t.has_groups || self.info.is_none() || self.queue.iter().any(|q| matches!(q, Input::Groups)) {
+            return;
+        }
+        let view = self.progress.view_ns;
+        let now = now_ms();
+        if t.groups_view == Some(view) || now - t.groups_asked < GROUPS_EVERY_MS {
+            return;
+        }
+        self.teach.groups_asked = now;
+        self.teach.groups_view = Some(view);
+        self.request(ctx, Input::Groups);
+    }
+}
+
+/// Presenter mode: a class on `<body>`, so the style sheet can enlarge and hide what it will.
+fn set_present(t: &mut Teach, on: bool) {
+    t.present = on;
+    if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+        body.set_class_name(if on { "present" } else { "" });
+    }
+}
+
+/// Download the timeline canvas as it is drawn now, as a PNG.
+fn export_png() -> Result<(), String> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let canvas = doc
+        .get_element_by_id("timeline")
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        .ok_or("there is no timeline on the page")?;
+    let url = canvas.to_data_url_with_type("image/png").map_err(|e| js_text(&e))?;
+    download(&url, "fairground-timeline.png")
+}
+
+fn download(url: &str, name: &str) -> Result<(), String> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a = doc.create_element("a").map_err(|e| js_text(&e))?;
+    a.set_attribute("href", url).map_err(|e| js_text(&e))?;
+    a.set_attribute("download", name).map_err(|e| js_text(&e))?;
+    a.dyn_into::<web_sys::HtmlElement>().map_err(|_| "not an element".to_string())?.click();
+    Ok(())
+}
+
+/// The timeline canvas's pixels (device pixels, RGBA).
+fn canvas_pixels() -> Option<(u32, u32, Vec<u8>)> {
+    let doc = web_sys::window()?.document()?;
+    let canvas = doc.get_element_by_id("timeline")?.dyn_into::<web_sys::HtmlCanvasElement>().ok()?;
+    let (w, h) = (canvas.width(), canvas.height());
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let c2 = canvas.get_context("2d").ok()??.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()?;
+    let data = c2.get_image_data(0.0, 0.0, w as f64, h as f64).ok()?;
+    Some((w, h, data.data().0))
+}
+
+fn js_text(v: &JsValue) -> String {
+    v.as_string().unwrap_or_else(|| format!("{v:?}"))
+}
+
+/// For the views: the message a lesson control sends.
+pub fn msg(m: TeachMsg) -> Msg {
+    Msg::Teach(m)
+}
+
+/// The exercise kinds links may name.
+pub fn exercise_kinds() -> Vec<&'static str> {
+    EXERCISE_KINDS.iter().map(|k| k.0).collect()
+}

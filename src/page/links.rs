@@ -1,0 +1,152 @@
+//! Options a link may add after its scenario (an addition to contract §3, never a change):
+//! `#scenario=<stem>&step=N&present=1` or `#s=<data>&step=N&present=1`. `step` opens the
+//! scenario's lesson at step N (numbered from 1, as the panel shows them); `present=1` opens
+//! presenter mode. base64url never contains `&`, so the scenario part is unchanged.
+//! `#exercise=<kind>&seed=N` opens a generated exercise (the worker makes it). Pure, so it is
+//! unit-tested natively.
+
+/// What the options of a link ask for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkOptions {
+    /// A lesson step, 0-based (the link says N = index + 1).
+    pub step: Option<usize>,
+    pub present: bool,
+    /// An exercise's seed (`#exercise=` links).
+    pub seed: Option<u64>,
+}
+
+/// The options after the first `&` of a fragment, and a readable message for each one that
+/// cannot be used (the scenario opens all the same).
+pub fn link_options(hash: &str) -> (LinkOptions, Vec<String>) {
+    let frag = hash.strip_prefix('#').unwrap_or(hash);
+    let mut o = LinkOptions::default();
+    let mut errors = Vec::new();
+    for part in frag.split('&').skip(1).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        match k {
+            "step" => match v.parse::<usize>() {
+                Ok(n) if n >= 1 => o.step = Some(n - 1),
+                _ => errors.push(format!("The link's \"step={}\" is not a step number (steps are numbered from 1).", short(v))),
+            },
+            "seed" => match v.parse::<u64>() {
+                Ok(n) => o.seed = Some(n),
+                Err(_) => errors.push(format!("The link's \"seed={}\" is not a whole number from 0 to {}.", short(v), u64::MAX)),
+            },
+            "present" => match v {
+                "1" | "" | "true" => o.present = true,
+                "0" | "false" => o.present = false,
+                _ => errors.push(format!("The link's \"present={}\" is not understood (use present=1).", short(v))),
+            },
+            _ => errors.push(format!("The link's option \"{}\" is not understood (known: step=N, present=1, seed=N).", short(part))),
+        }
+    }
+    (o, errors)
+}
+
+/// `#exercise=<kind>&seed=N`: the kind and seed (1 when the link has none), or what is wrong
+/// with them; None for other fragments.
+pub fn exercise_link(hash: &str, kinds: &[&str]) -> Option<Result<(String, u64), String>> {
+    let frag = hash.strip_prefix('#').unwrap_or(hash);
+    let kind = frag.split('&').next()?.strip_prefix("exercise=")?;
+    if !kinds.contains(&kind) {
+        return Some(Err(format!("there is no exercise kind \"{}\" (known: {})", short(kind), kinds.join(", "))));
+    }
+    let (o, errors) = link_options(hash);
+    if let Some(e) = errors.iter().find(|e| e.contains("seed=")) {
+        return Some(Err(e.trim_end_matches('.').to_string()));
+    }
+    Some(Ok((kind.to_string(), o.seed.unwrap_or(1))))
+}
+
+/// The fragment for `base` (`scenario=<stem>` or `s=<data>`) with these options.
+pub fn with_options(base: &str, o: &LinkOptions) -> String {
+    let mut f = format!("#{}", base.strip_prefix('#').unwrap_or(base));
+    if let Some(s) = o.seed {
+        f.push_str(&format!("&seed={s}"));
+    }
+    if let Some(s) = o.step {
+        f.push_str(&format!("&step={}", s + 1));
+    }
+    if o.present {
+        f.push_str("&present=1");
+    }
+    f
+}
+
+/// The message for a step a link asks for that the scenario does not have.
+pub fn step_problem(step: usize, steps: Option<usize>) -> Option<String> {
+    match steps {
+        None => Some(format!("The link asks for lesson step {}, but this scenario has no lesson.", step + 1)),
+        Some(n) if step >= n => Some(format!("The link asks for step {}, but this lesson has {n} steps: showing step 1.", step + 1)),
+        Some(_) => None,
+    }
+}
+
+fn short(s: &str) -> String {
+    if s.chars().count() <= 40 {
+        s.to_string()
+    } else {
+        s.chars().take(40).chain(std::iter::once('…')).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::logic::{parse_fragment, Route};
+
+    #[test]
+    fn options_after_the_scenario() {
+        assert_eq!(link_options("#scenario=lesson-1-vruntime"), (LinkOptions::default(), vec![]));
+        assert_eq!(
+            link_options("#scenario=lesson-1-vruntime&step=3&present=1"),
+            (LinkOptions { step: Some(2), present: true, seed: None }, vec![])
+        );
+        assert_eq!(link_options("#s=abc_-&present=1").0, LinkOptions { step: None, present: true, seed: None });
+        // The route is read as before, options aside.
+        assert_eq!(parse_fragment("#scenario=lesson-1-vruntime&step=3"), Route::Scenario("lesson-1-vruntime".into()));
+        assert_eq!(parse_fragment("#s=abc&present=1"), Route::Shared("abc".into()));
+    }
+
+    #[test]
+    fn bad_options_are_named_not_fatal() {
+        for (frag, want) in [
+            ("#scenario=x&step=0", "step=0"),
+            ("#scenario=x&step=-1", "step=-1"),
+            ("#scenario=x&step=abc", "step=abc"),
+            ("#scenario=x&step=99999999999999999999999", "not a step number"),
+            ("#scenario=x&present=maybe", "present=maybe"),
+            ("#scenario=x&zoom=2", "\"zoom=2\" is not understood"),
+        ] {
+            let (o, e) = link_options(frag);
+            assert_eq!(o.step, None, "{frag}");
+            assert_eq!(e.len(), 1, "{frag}");
+            assert!(e[0].contains(want), "{frag}: {}", e[0]);
+        }
+    }
+
+    #[test]
+    fn exercise_links() {
+        let kinds = ["cfs-pick", "wakeup-clamp"];
+        assert_eq!(exercise_link("#scenario=x", &kinds), None);
+        assert_eq!(exercise_link("#exercise=cfs-pick&seed=42&present=1", &kinds), Some(Ok(("cfs-pick".into(), 42))));
+        assert_eq!(exercise_link("#exercise=wakeup-clamp", &kinds), Some(Ok(("wakeup-clamp".into(), 1))));
+        assert!(exercise_link("#exercise=nope&seed=1", &kinds).is_some_and(|r| r.is_err_and(|e| e.contains("no exercise kind \"nope\""))));
+        assert!(exercise_link("#exercise=cfs-pick&seed=-3", &kinds).is_some_and(|r| r.is_err_and(|e| e.contains("seed=-3"))));
+        assert_eq!(
+            link_options(&with_options("exercise=cfs-pick", &LinkOptions { seed: Some(7), step: None, present: true })),
+            (LinkOptions { seed: Some(7), step: None, present: true }, vec![])
+        );
+    }
+
+    #[test]
+    fn round_trip_and_ranges() {
+        let o = LinkOptions { step: Some(1), present: true, seed: None };
+        let f = with_options("scenario=lesson-2-wakeup-clamp", &o);
+        assert_eq!(f, "#scenario=lesson-2-wakeup-clamp&step=2&present=1");
+        assert_eq!(link_options(&f), (o, vec![]));
+        assert_eq!(step_problem(3, Some(4)), None);
+        assert!(step_problem(4, Some(4)).is_some_and(|m| m.contains("step 5") && m.contains("4 steps")));
+        assert!(step_problem(0, None).is_some_and(|m| m.contains("no lesson")));
+    }
+}

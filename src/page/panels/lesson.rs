@@ -1,0 +1,188 @@
+//! The lesson panel: the step's text with the run's figures, next and back, what
+//! the step points at, and predict-then-reveal: the student chooses, the worker checks the
+//! choice against the simulation, and the panel shows the decision that explains the answer.
+//! Also the exercise generator, the presenter toggle and the PNG export. State and actions
+//! are in `page/app/teach.rs`.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::draw::format;
+use crate::page::app::App;
+use crate::page::app::teach::{msg, TeachMsg};
+use crate::page::view::view_markdown;
+use crate::wire::proto::EXERCISE_KINDS;
+use crate::wire::proto::StepInfo;
+
+impl App {
+    pub(crate) fn view_teach(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let t = &self.teach;
+        let present = t.present;
+        html! {
+            <>
+            <div class="teach-tools" role="toolbar" aria-label="Teaching">
+                <button id="btn-present" aria-pressed={present.to_string()} title="Large type, high contrast, fewer panels; keys only (P)"
+                    onclick={link.callback(move |_| msg(TeachMsg::Present(!present)))}>
+                    { if present { "Leave presenter mode" } else { "Presenter mode" } }
+                </button>
+                <button id="btn-png" title="Download the timeline as it is drawn now, as a PNG (for slides)"
+                    onclick={link.callback(|_| msg(TeachMsg::Png))}>{ "Export PNG" }</button>
+                <button id="btn-record" aria-pressed={t.rec.is_some().to_string()}
+                    data-frames={t.rec.as_ref().map_or(0, |r| r.frames.len()).to_string()}
+                    title="Record the timeline as it moves (play or step), then save it as an animated PNG"
+                    onclick={link.callback(|_| msg(TeachMsg::Record))}>
+                    { match &t.rec {
+                        None => "● Record animation".to_string(),
+                        Some(r) => format!("■ Stop and save ({} frames)", r.frames.len()),
+                    } }
+                </button>
+                { self.view_exercises(ctx) }
+            </div>
+            if !t.link_errors.is_empty() {
+                <div id="link-error" class="error" role="alert">
+                    { for t.link_errors.iter().map(|e| html! { <p>{ e }</p> }) }
+                </div>
+            }
+            if let Some(e) = &t.lesson_error {
+                <div id="lesson-error" class="error" role="alert"><p>{ e }</p></div>
+            }
+            if let Some(l) = &t.lesson {
+                if let Some(s) = l.steps.get(t.step) {
+                    { self.view_step(ctx, l.title.as_deref(), s, l.steps.len()) }
+                }
+            }
+            </>
+        }
+    }
+
+    fn view_step(&self, ctx: &Context<Self>, title: Option<&str>, s: &StepInfo, n: usize) -> Html {
+        let link = ctx.link();
+        let t = &self.teach;
+        let i = t.step;
+        html! {
+            <section id="lesson" class="lesson-panel" data-step={(i + 1).to_string()} data-steps={n.to_string()} aria-label="Lesson">
+                <div class="lesson-head">
+                    <h3>{ format!("Lesson{}", title.map(|x| format!(": {x}")).unwrap_or_default()) }</h3>
+                    <span id="lesson-pos" class="lesson-pos">{ format!("Step {} of {n}", i + 1) }</span>
+                    <span class="lesson-at">{ format!("at {}", format::fmt_time(s.at_ns)) }</span>
+                    <button id="btn-lesson-back" title="Previous step (PageUp, B)" disabled={i == 0}
+                        onclick={link.callback(|_| msg(TeachMsg::Back))}>{ "◀ Back" }</button>
+                    <button id="btn-lesson-next" class="primary" title="Next step (PageDown, N)" disabled={i + 1 >= n}
+                        onclick={link.callback(|_| msg(TeachMsg::Next))}>{ "Next ▶" }</button>
+                    <button id="btn-step-link" class="ghost small" title="Copy a link that opens this step"
+                        onclick={link.callback(|_| msg(TeachMsg::StepLink))}>{ "link to this step" }</button>
+                </div>
+                <div id="lesson-text" class="lesson-text">{ view_markdown(&s.text) }</div>
+                if !s.highlight.is_empty() {
+                    <p class="highlights">
+                        <span class="hint">{ "Look at: " }</span>
+                        { for s.highlight.iter().map(|(k, v)| self.view_highlight(ctx, k, v)) }
+                    </p>
+                }
+                if let Some(ask) = &s.ask {
+                    { self.view_question(ctx, ask, s) }
+                }
+            </section>
+        }
+    }
+
+    fn view_highlight(&self, ctx: &Context<Self>, kind: &str, what: &str) -> Html {
+        let label = match kind {
+            "task" => format!("task {what}"),
+            "cpu" => format!("CPU {what}'s lane"),
+            "tree" => format!("the runqueue tree of CPU {what}"),
+            "decision" => format!("{what} decisions in the decision log"),
+            "histogram" => format!("{what}'s latency histogram"),
+            _ => format!("{kind} {what}"),
+        };
+        if kind == "task" {
+            let name = what.to_string();
+            html! {
+                <button class="chip" data-kind={kind.to_string()} title="Select this task in the table and the timeline"
+                    onclick={ctx.link().callback(move |_| msg(TeachMsg::SelectTask(name.clone())))}>{ label }</button>
+            }
+        } else {
+            html! { <span class="chip" data-kind={kind.to_string()}>{ label }</span> }
+        }
+    }
+
+    fn view_question(&self, ctx: &Context<Self>, ask: &str, s: &StepInfo) -> Html {
+        let link = ctx.link();
+        let t = &self.teach;
+        let verdict = t.verdicts.get(t.step).and_then(|v| v.as_ref());
+        html! {
+            <div id="question" class="question">
+                <p class="ask">{ ask }</p>
+                if let Some(v) = verdict {
+                    <div id="verdict" class={classes!("verdict", if v.correct { "right" } else { "wrong" })}
+                        data-correct={v.correct.to_string()} role="status">
+                        <p class="verdict-head">{
+                            if v.correct {
+                                format!("Right: the simulation says {}.", v.value)
+                            } else {
+                                format!("Not quite: you said {}, the simulation says {}.", v.choice, v.value)
+                            }
+                        }</p>
+                        <p id="verdict-why">
+                            <span class="hint">{ format!("Decision log, {}: ", format::fmt_time(v.at_ns)) }</span>
+                            { &v.explanation }
+                        </p>
+                        <button id="btn-retry" class="ghost small" onclick={link.callback(|_| msg(TeachMsg::Retry))}>{ "answer again" }</button>
+                    </div>
+                } else {
+                    <p class="hint">{ "Predict, then reveal: choose an answer; the simulation checks it." }
+                        if t.present { { format!(" Keys 1–{}.", s.choices.len().min(9)) } }</p>
+                    <div class="choices" role="group" aria-label="Choices">
+                        { for s.choices.iter().enumerate().map(|(k, c)| {
+                            let choice = c.clone();
+                            html! {
+                                <button class="choice" data-choice={c.clone()} disabled={t.checking}
+                                    onclick={link.callback(move |_| msg(TeachMsg::Choose(choice.clone())))}>
+                                    if k < 9 { <kbd>{ k + 1 }</kbd>{ " " } }
+                                    { c }
+                                </button>
+                            }
+                        }) }
+                    </div>
+                    if t.checking {
+                        <span class="status">{ "asking the simulation…" }</span>
+                    }
+                }
+            </div>
+        }
+    }
+
+    fn view_exercises(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let t = &self.teach;
+        let on_kind = link.callback(|e: Event| {
+            let s: HtmlSelectElement = e.target_unchecked_into();
+            msg(TeachMsg::ExerciseKind(s.value()))
+        });
+        let on_seed = link.callback(|e: InputEvent| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            msg(TeachMsg::ExerciseSeed(i.value()))
+        });
+        html! {
+            <details id="exercises" class="exercises">
+                <summary>{ "Exercises" }</summary>
+                <div class="exercise-form">
+                    <label for="exercise-kind">{ "Kind" }</label>
+                    <select id="exercise-kind" onchange={on_kind}>
+                        { for EXERCISE_KINDS.iter().map(|(k, label)| html! {
+                            <option value={*k} selected={*k == t.ex_kind}>{ *label }</option>
+                        }) }
+                    </select>
+                    <label for="exercise-seed">{ "Seed" }</label>
+                    <input id="exercise-seed" type="text" inputmode="numeric" size="8" value={t.ex_seed.clone()} oninput={on_seed} />
+                    <button id="btn-exercise" onclick={link.callback(|_| msg(TeachMsg::NewExercise))}>{ "New exercise" }</button>
+                    <span class="hint">{ "The same seed gives the same exercise: give each student their own." }</span>
+                </div>
+                if let Some(e) = &t.ex_error {
+                    <p id="exercise-error" class="error" role="alert">{ e }</p>
+                }
+            </details>
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The A/B tables (wasm32 only): per task, A and B side by side with the change in percent, the
+//! wakeup-latency percentiles as schbench prints them (50.0th … 99.9th, µs), as the tables of
+//! the mailing-list threads.
+
+use yew::prelude::*;
+
+use crate::draw::format;
+use crate::wire::ab::{AbLine, AbTable};
+
+/// Most task tables shown; the CSV has them all.
+const MAX_TABLES: usize = 64;
+
+/// How a figure is labelled, and how many decimals its values get.
+fn label(figure: &str) -> (String, usize) {
+    match figure {
+        "cpu_ms" => ("CPU time (ms)".into(), 1),
+        "wakeups" => ("wakeups".into(), 0),
+        "wakeup_preemptions" => ("wakeup preemptions".into(), 0),
+        "max_us" => ("max (µs)".into(), 1),
+        "completion_ms" => ("completion (ms)".into(), 1),
+        f => {
+            let p = f.trim_start_matches('p').trim_end_matches("_us");
+            let p: f64 = p.parse().unwrap_or(0.0);
+            (format!("{p:.1}th (µs)"), 1)
+        }
+    }
+}
+
+fn num(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "–".into(), |v| format!("{v:.decimals$}"))
+}
+
+fn change(l: &AbLine) -> (String, &'static str) {
+    match l.change_pct {
+        Some(c) if c.abs() < 0.05 => ("0.0%".into(), "same"),
+        Some(c) => (format!("{c:+.1}%"), if c > 0.0 { "up" } else { "down" }),
+        None if l.a == Some(0.0) && l.b == Some(0.0) => ("0.0%".into(), "same"),
+        None if l.a == Some(0.0) && l.b.is_some_and(|b| b != 0.0) => ("from 0".into(), "up"),
+        None => (String::new(), "same"),
+    }
+}
+
+pub fn view_ab(t: &AbTable, ms: f64) -> Html {
+    let shown = t.tasks.len().min(MAX_TABLES);
+    html! {
+        <div id="ab-result" data-tasks={t.tasks.len().to_string()} data-ms={format!("{ms:.0}")}>
+            <p class="hint">
+                { format!("A: the scenario ({}). B: ", t.policy_a) }
+                { for t.b_changes.iter().map(|c| html! { <><code>{ c }</code>{ " " }</> }) }
+                { format!("({}). Seed {}, {} each, {:.0} ms for both runs.", t.policy_b, t.seed, format::fmt_ms(t.duration_ns), ms) }
+            </p>
+            if shown < t.tasks.len() {
+                <p class="hint">{ format!("Showing {shown} of {} tasks; the CSV has them all.", t.tasks.len()) }</p>
+            }
+            <div class="ab-grid">
+                { for t.tasks.iter().take(shown).map(|task| html! {
+                    <table class="ab-task" data-task={task.name.clone()}>
+                        <caption>{ &task.name }</caption>
+                        <thead><tr><th></th><th class="num">{ "A" }</th><th class="num">{ "B" }</th><th class="num">{ "change" }</th></tr></thead>
+                        <tbody>
+                            { for task.lines.iter().map(|l| {
+                                let (name, d) = label(&l.figure);
+                                let (c, class) = change(l);
+                                html! {
+                                    <tr data-figure={l.figure.clone()}>
+                                        <th scope="row">{ name }</th>
+                                        <td class="num a">{ num(l.a, d) }</td>
+                                        <td class="num b">{ num(l.b, d) }</td>
+                                        <td class={classes!("num", "chg", class)}>{ c }</td>
+                                    </tr>
+                                }
+                            }) }
+                        </tbody>
+                    </table>
+                }) }
+            </div>
+        </div>
+    }
+}

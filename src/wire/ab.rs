@@ -1,0 +1,65 @@
+//! The records of an A/B comparison: per entity, each figure under A and B and the change; each
+//! set's histogram under both; both runs' slices for the side-by-side timelines.
+
+use serde::{Deserialize, Serialize};
+
+use crate::wire::proto::WireSlice;
+
+/// One line of a task's A/B table: a figure under both variants and the change in percent
+/// (None when A is 0 or either side has no figure, e.g. no wakeups).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbLine {
+    pub figure: String,
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    pub change_pct: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbTask {
+    pub name: String,
+    pub lines: Vec<AbLine>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbTable {
+    /// The changes B makes, one `path=value` per entry, as the core read them.
+    pub b_changes: Vec<String>,
+    pub policy_a: String,
+    pub policy_b: String,
+    pub seed: u64,
+    pub duration_ns: u64,
+    pub tasks: Vec<AbTask>,
+    /// The same table as CSV (`name,figure,a,b,change_pct`, the core's A/B layout).
+    pub csv: String,
+    pub csv_name: String,
+    /// The same table as plain text to paste into a mail, in the threads' layout.
+    pub text: String,
+    /// Each sample set's log2 histogram under A and B (all tasks, workloads, cgroups, tasks).
+    pub hists: Vec<AbHist>,
+    /// The set B's first change is about (the task, workload or cgroup it edits), which the
+    /// page shows first; None when it changes the whole scenario (a feature, the policy).
+    pub focus: Option<String>,
+    /// Both runs' slices, for timelines side by side; None when the runs are too long to send.
+    pub traces: Option<AbTraces>,
+}
+
+/// One entity's runqlat histogram under A and under B (log2 buckets of µs, as `LogHist`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbHist {
+    pub name: String,
+    pub a: Vec<u64>,
+    pub b: Vec<u64>,
+}
+
+/// What ran where in both runs: the same slices the timeline's worker sends.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AbTraces {
+    pub cpus_a: u32,
+    pub cpus_b: u32,
+    pub tasks_a: Vec<String>,
+    pub tasks_b: Vec<String>,
+    pub a: Vec<WireSlice>,
+    pub b: Vec<WireSlice>,
+    pub duration_ns: u64,
+}

@@ -1,0 +1,99 @@
+//! What the page asks of a measuring worker and what comes back (`Input::Measure`,
+//! `Output::Measured`): exports of whole runs, A/B comparisons (`ab`), histograms, sweep points
+//! (`sweep`) and ftrace imports. Plain records; the worker's `measure` fills them from the core.
+
+use serde::{Deserialize, Serialize};
+
+use crate::wire::ab::AbTable;
+use crate::wire::sweep::SweepFigures;
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum ExportKind {
+    /// The report of contract §2, as the CLI prints it.
+    Report,
+    /// Every wakeup-latency and preempt-delay sample, `task,kind,ns`.
+    Samples,
+    /// The run as Linux ftrace text (Perfetto, trace-cmd and KernelShark read it).
+    Ftrace,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Request {
+    Export { text: String, kind: ExportKind },
+    /// A = `text` as it is; B = `text` with the `path=value` lines of `b` applied; same seed.
+    Compare { text: String, b: String },
+    /// A histogram of the wakeup latencies of `task` (a task's name, or one of the sets of
+    /// `Sim::wakeup_sample_sets`: "all tasks", "workload NAME", "cgroup NAME") over the whole
+    /// run: runqlat's log2 buckets of µs, or buckets `width_us` wide. `preempt`: the preempt
+    /// delays (from an involuntary switch-out to running again) instead.
+    Histogram { text: String, task: String, width_us: Option<u64>, preempt: bool },
+    /// One point of a sweep: `text` with `path` set to `value` (JSON or a bare word), and in a
+    /// two-way sweep the second parameter `by` = (path, value) too.
+    SweepPoint { text: String, path: String, value: String, by: Option<(String, String)> },
+    /// A Linux ftrace text (`/sys/kernel/tracing/trace`, `trace-cmd report`) as a scenario whose
+    /// tasks replay what the trace saw them do, under `policy`.
+    ImportFtrace { text: String, policy: String },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Answer {
+    Exported(Exported),
+    Compared(AbTable),
+    Histogram(LogHist),
+    Swept(SweepFigures),
+    Imported(ImportedTrace),
+    /// The request was refused: the message names the problem (a bad line of B, a scenario
+    /// the core refuses, a task that does not exist).
+    Failed { message: String },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Exported {
+    pub kind: ExportKind,
+    /// The scenario's name (Perfetto's tab title).
+    pub title: String,
+    pub file_name: String,
+    pub mime: String,
+    pub body: String,
+}
+
+/// The percentiles of the A/B tables, as schbench prints them, with the report field each is.
+pub const PERCENTILES: [&str; 7] = ["p50", "p75", "p90", "p95", "p99", "p99.5", "p99.9"];
+
+/// Counts per bucket: runqlat's log2 buckets of µs (bucket 0 is [0, 1) µs, bucket k ≥ 1 is
+/// [2^(k−1), 2^k) µs), or linear ones of `width_us` (the last one open-ended).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LogHist {
+    /// Whose samples: a task, "all tasks", "workload NAME" or "cgroup NAME".
+    pub task: String,
+    /// "wakeup latency" or "preempt delay".
+    pub kind: String,
+    pub width_us: Option<u64>,
+    pub counts: Vec<u64>,
+    /// Each bucket's range as runqlat labels its rows ("4 -> 7"), in µs.
+    pub labels: Vec<String>,
+    /// schbench's percentile table beside it: (figure, µs), p50 … p99.9 then max.
+    pub pct: Vec<(String, Option<f64>)>,
+    /// The histogram as runqlat prints it.
+    pub text: String,
+}
+
+/// A trace turned into a scenario: the scenario as plain JSON (what a share link holds), and
+/// what the page tells the user about it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ImportedTrace {
+    pub scenario: String,
+    pub tasks: usize,
+    pub span_ns: u64,
+    pub warnings: Vec<String>,
+}
+
+/// runqlat's label of log2 bucket `i` in µs: "0 -> 0", "1 -> 1", "2 -> 3", "4 -> 7", …
+pub fn log2_label(i: usize) -> String {
+    if i == 0 {
+        "0 -> 0".into()
+    } else {
+        let lo = 1u64 << (i - 1).min(62);
+        format!("{lo} -> {}", (lo << 1) - 1)
+    }
+}

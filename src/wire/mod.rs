@@ -1,0 +1,9 @@
+//! What travels between the page and the worker: the messages and the plain records they
+//! carry. Pure data and codecs, built natively and for wasm32; imports neither side.
+
+pub mod ab;
+pub mod insight;
+pub mod measure;
+pub mod proto;
+pub mod settings;
+pub mod sweep;

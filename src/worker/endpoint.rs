@@ -1,0 +1,147 @@
+//! The Web Worker (gloo-worker): receives the page's requests, has `host` run the core, and
+//! answers. A panic here cannot be caught (wasm aborts), so a panic hook first tells the page,
+//! which then starts a fresh worker with the user's scenario and edits.
+
+use std::cell::RefCell;
+
+use gloo::worker::{HandlerId, Registrable, Worker, WorkerScope};
+use wasm_bindgen::JsCast;
+
+use crate::wire::proto::{Input, Output};
+use crate::worker::host::{Budget, Host};
+
+/// Wall time one answer may spend simulating; the page asks again for more.
+const BUDGET_MS: f64 = 40.0;
+
+thread_local! {
+    /// Where to report a panic: the scope and the last requester.
+    static REPORT_TO: RefCell<Option<(WorkerScope<SimWorker>, HandlerId)>> = const { RefCell::new(None) };
+}
+
+pub fn register() {
+    // After a panic the wasm instance traps ("unreachable") on this and on any later message.
+    // The page has been told (below) and replaces this worker, so the trap is not left to
+    // surface as an uncaught error. A plain JS handler: nothing here calls back into wasm.
+    let swallow = js_sys::Function::new_with_args("e", "e.preventDefault()");
+    if let Ok(target) = js_sys::global().dyn_into::<web_sys::EventTarget>() {
+        let _ = target.add_event_listener_with_callback("error", &swallow);
+    }
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&format!("fairground worker: {message}").into());
+        REPORT_TO.with(|r| {
+            if let Ok(r) = r.try_borrow() {
+                if let Some((scope, id)) = r.as_ref() {
+                    scope.respond(*id, Output::Crashed { message });
+                }
+            }
+        });
+    }));
+    SimWorker::registrar().register();
+}
+
+/// During a long seek, task figures go out at most this often (they cost a selection per task).
+const LIVE_EVERY_MS: f64 = 250.0;
+
+pub struct SimWorker {
+    host: Option<Host>,
+    last_live: f64,
+}
+
+fn clock_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Worker for SimWorker {
+    type Message = ();
+    type Input = Input;
+    type Output = Output;
+
+    fn create(scope: &WorkerScope<Self>) -> Self {
+        let _ = scope;
+        SimWorker { host: None, last_live: 0.0 }
+    }
+
+    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
+
+    fn received(&mut self, scope: &WorkerScope<Self>, msg: Input, id: HandlerId) {
+        REPORT_TO.with(|r| {
+            if let Ok(mut r) = r.try_borrow_mut() {
+                *r = Some((scope.clone(), id));
+            }
+        });
+        let out = self.answer(msg);
+        scope.respond(id, out);
+    }
+}
+
+impl SimWorker {
+    fn answer(&mut self, msg: Input) -> Output {
+        let budget = Budget { clock_ms: &clock_ms, max_ms: BUDGET_MS };
+        match msg {
+            Input::Load { text } => match Host::load(&text) {
+                Ok((host, info)) => {
+                    self.host = Some(host);
+                    Output::Loaded(info)
+                }
+                Err(message) => {
+                    self.host = None;
+                    Output::Refused { message }
+                }
+            },
+            Input::Measure(req) => {
+                let t0 = clock_ms();
+                let answer = crate::worker::measure::answer(req);
+                Output::Measured { answer, ms: clock_ms() - t0 }
+            }
+            Input::Crash => panic!("a crash asked for by the page (testing the worker's recovery)"),
+            Input::Seek { to_ns } => {
+                let last_live = self.last_live;
+                let mut sent_live = false;
+                let out = self.with_host(|h| {
+                    let w = h.seek(to_ns, &budget);
+                    let arrived = h.view_ns() >= to_ns.min(h.duration_ns());
+                    sent_live = arrived || clock_ms() - last_live > LIVE_EVERY_MS;
+                    Output::Progress(h.progress_with(w, sent_live))
+                });
+                if sent_live {
+                    self.last_live = clock_ms();
+                }
+                out
+            }
+            Input::StepInstant => self.with_host(|h| {
+                h.step_instant();
+                Output::Progress(h.progress((0, 0.0)))
+            }),
+            Input::StepBackInstant => self.with_host(|h| {
+                h.step_back_instant();
+                Output::Progress(h.progress((0, 0.0)))
+            }),
+            Input::Insight(ask) => self.with_host(|h| {
+                let w = h.set_insight(ask, &budget);
+                Output::Progress(h.progress(w))
+            }),
+            Input::Edit { task, set } => self.with_host(|h| match h.edit(&task, &set) {
+                Ok((text, at_ns)) => Output::Edited { text, at_ns, progress: h.progress((0, 0.0)) },
+                Err(message) => Output::EditRefused { message },
+            }),
+            Input::Lesson => match self.host.as_ref() {
+                Some(h) => Output::Lesson(h.lesson()),
+                None => Output::Lesson(Err("no scenario is loaded".into())),
+            },
+            Input::Check { step, choice } => match self.host.as_ref() {
+                Some(h) => Output::Checked(h.check(step, &choice)),
+                None => Output::Checked(Err("no scenario is loaded".into())),
+            },
+            Input::Exercise { kind, seed } => Output::Exercise(crate::worker::host::teach::exercise(&kind, seed)),
+            Input::Groups => Output::Groups(self.host.as_ref().map(|h| h.groups_info()).unwrap_or_default()),
+        }
+    }
+
+    fn with_host(&mut self, f: impl FnOnce(&mut Host) -> Output) -> Output {
+        match self.host.as_mut() {
+            Some(h) => f(h),
+            None => Output::Refused { message: "no scenario is loaded".into() },
+        }
+    }
+}
