@@ -1,7 +1,7 @@
 //! `fairground export-ftrace` and `fairground import-ftrace`: a run as ftrace text, and a
 //! real trace as a scenario that replays it.
 
-use fairground_sim::interop::{import_ftrace, run_to_ftrace, ImportOptions};
+use fairground_sim::interop::{import_ftrace, write_ftrace, ExportError, ImportOptions};
 use fairground_sim::{parse_scenario, scenario, Limits};
 use std::process::ExitCode;
 
@@ -46,15 +46,21 @@ pub fn export(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(c) => return c,
     };
-    let out = parse_scenario(&text).and_then(|v| {
-        scenario::check_cost(&v.scenario, &Limits::NATIVE)?;
-        run_to_ftrace(&v)
-    });
-    match out {
-        Ok(trace) => crate::emit(&trace),
+    let v = match parse_scenario(&text).and_then(|v| scenario::check_cost(&v.scenario, &Limits::NATIVE).map(|_| v)) {
+        Ok(v) => v,
         Err(e) => {
             eprintln!("fairground: {file}: {e}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
+        }
+    };
+    // Written as the run goes, so a long run never sits whole in memory.
+    match write_ftrace(&v, std::io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) ends the export quietly, as emit() does.
+        Err(ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fairground: {file}: {e}");
+            ExitCode::from(if matches!(e, ExportError::Scenario(_)) { 2 } else { 1 })
         }
     }
 }
