@@ -139,7 +139,7 @@ fn summary(r: &Report) -> String {
     let mut out = format!(
         "scenario: {}\npolicy:   {}   seed {}   duration {} ms   {} events\n",
         printable(&r.scenario),
-        printable(&r.policy),
+        printable(r.policy),
         r.seed,
         r.duration_ns / 1_000_000,
         r.events
