@@ -4,7 +4,7 @@
 //! never turns a burst into nothing.
 
 use fairground_sim::interop::ftrace_import::{MAX_SPAN_NS, MAX_STEPS};
-use fairground_sim::interop::{import_ftrace, ImportOptions};
+use fairground_sim::interop::{export_rtapp, import_ftrace, import_rtapp, ImportOptions};
 use fairground_sim::parse_scenario;
 
 /// A switch on CPU 0 at `s` seconds: `prev` (pid, comm, state) out, `next` (pid, comm) in;
@@ -120,4 +120,73 @@ fn a_task_keeps_the_bursts_a_replay_holds_with_a_warning_naming_it() {
     };
     assert!(parse_scenario(&replay(MAX_STEPS)).is_ok());
     assert!(parse_scenario(&replay(MAX_STEPS + 1)).is_err());
+}
+
+fn rtapp(tasks: &str) -> Result<(fairground_sim::Scenario, Vec<String>), String> {
+    let (v, w) = import_rtapp(&format!(r#"{{ "global": {{ "duration": 2 }}, "tasks": {{ {tasks} }} }}"#), "cfs-v6.2")?;
+    Ok((parse_scenario(&v.to_string()).unwrap_or_else(|e| panic!("the scenario is valid: {e}")).scenario, w))
+}
+
+#[test]
+fn an_rtapp_delay_past_the_run_starts_the_task_at_its_end_never_at_0() {
+    let (s, w) = rtapp(
+        r#""late": { "run": 100, "sleep": 900, "delay": 18446744073709551615 },
+           "soon": { "run": 100, "sleep": 900, "delay": 1499 }"#,
+    )
+    .expect("imports");
+    let start = |n: &str| s.tasks.iter().find(|t| t.name == n).map(|t| t.start_ms);
+    // 2^64 - 1 µs is far past the 2 s run: the task starts at 2000 ms, the end.
+    assert_eq!(start("late"), Some(2000));
+    assert!(w.iter().any(|w| w.contains("tasks.late.delay") && w.contains("past the run's end")), "{w:?}");
+    // 1499 µs is 1 ms to the nearest.
+    assert_eq!(start("soon"), Some(1));
+    // A run longer than a scenario is cut to 600 s, with a warning.
+    let (v, w) = import_rtapp(r#"{ "global": { "duration": 1e9 }, "tasks": { "h": { "run": 10 } } }"#, "cfs-v6.2").expect("imports");
+    assert_eq!(v["duration_ms"], 600_000);
+    assert!(w.iter().any(|w| w.contains("global.duration")), "{w:?}");
+}
+
+#[test]
+fn rtapp_task_names_are_unique_after_their_characters_are_replaced() {
+    let long = "x".repeat(40);
+    let (s, w) = rtapp(&format!(
+        r#""a b": {{ "run": 10 }}, "a_b": {{ "run": 10 }}, "a/b": {{ "run": 10 }}, "": {{ "run": 10 }},
+           "{long}": {{ "run": 10 }}, "{long}y": {{ "run": 10 }}"#
+    ))
+    .expect("imports");
+    let names: Vec<&str> = s.tasks.iter().map(|t| t.name.as_str()).collect();
+    let x30 = "x".repeat(30);
+    assert_eq!(names, ["a_b", "a_b-2", "a_b-3", "task", &"x".repeat(32), &format!("{x30}-2")]);
+    assert!(w.iter().any(|w| w.contains(r#"tasks.a_b: named a_b-2"#)), "{w:?}");
+}
+
+#[test]
+fn when_no_rtapp_task_maps_the_error_says_why() {
+    let e = rtapp(r#""a": { "lock": "m" }, "b": { "run": 10, "policy": "SCHED_FIFO" }"#).expect_err("nothing maps");
+    assert!(e.contains("no rt-app task") && e.contains("tasks.a.lock") && e.contains("SCHED_FIFO"), "{e}");
+}
+
+#[test]
+fn rtapp_cpus_a_scenario_cannot_have_are_an_error_naming_the_path() {
+    for cpus in ["[18446744073709551615]", "[1024]", "[-1]", "\"0-3\""] {
+        let e = rtapp(&format!(r#""a": {{ "run": 10, "cpus": {cpus} }}"#)).expect_err("refused");
+        assert!(e.contains("tasks.a.cpus") && e.contains("1024"), "{cpus}: {e}");
+    }
+    let (s, _) = rtapp(r#""a": { "run": 10, "cpus": [1023] }"#).expect("imports");
+    assert_eq!(s.machine.cpus, 1024);
+}
+
+#[test]
+fn export_rtapp_never_writes_a_zero_run_for_a_burst() {
+    // 1 % of 50 µs is 0.5 µs; a fixed 0.4 µs burst; a 0 µs burst (it never runs) stays 0.
+    let text = r#"{ "format": "fairground-scenario/1", "name": "x", "duration_ms": 100, "scheduler": { "policy": "cfs-v6.2" },
+      "tasks": [ { "name": "d", "behavior": { "kind": "duty", "percent": 1, "period_us": 50 } },
+                 { "name": "b", "behavior": { "kind": "bursty", "run_us": 0.4, "sleep_us": 100 } },
+                 { "name": "z", "behavior": { "kind": "bursty", "run_us": 0, "sleep_us": 100 } },
+                 { "name": "p", "behavior": { "kind": "periodic", "period_us": 1000, "run_us": 2 } } ] }"#;
+    let (rt, w) = export_rtapp(&parse_scenario(text).expect("valid").scenario);
+    let run = |n: &str| rt["tasks"][n]["run"].as_u64();
+    assert_eq!((run("d"), run("b"), run("z"), run("p")), (Some(1), Some(1), Some(0), Some(2)));
+    assert!(w.iter().any(|w| w.starts_with("d:") && w.contains("0.5 µs") && w.contains("run 1")), "{w:?}");
+    assert!(w.iter().any(|w| w.starts_with("b:") && w.contains("0.4 µs")), "{w:?}");
 }
