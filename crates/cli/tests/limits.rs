@@ -116,3 +116,13 @@ fn a_swept_value_is_shown_escaped_in_the_table() {
     assert_eq!(raw_controls(&out), [], "{out:?}");
     assert!(out.contains(r"x\u{1b}]0;pwned"), "{out}");
 }
+
+/// 10,000 points of a large run would take days: the sweep is refused at once, with the
+/// estimate and the limit (40 runs at the per-run limit of 4e9 events), and nothing runs.
+#[test]
+fn a_sweep_past_the_total_limit_is_refused_before_it_runs() {
+    let (code, out, err) = fg(&["sweep", "static/scenarios/seed004-schbench-vs-hackbench.json", "--param", "seed", "--range", "0..9999"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("of the 10000 points of this sweep are estimated at") && err.contains("past the limit of 1.6e11"), "{err}");
+    assert!(!err.contains("sweep 1/"), "no point ran: {err}");
+}
