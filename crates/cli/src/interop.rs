@@ -1,9 +1,11 @@
 //! `fairground export-ftrace` and `fairground import-ftrace`: a run as ftrace text, and a
 //! real trace as a scenario that replays it.
 
-use fairground_sim::interop::{import_ftrace, run_to_ftrace, ImportOptions};
+use fairground_sim::interop::{import_ftrace, write_ftrace, ExportError, ImportOptions};
 use fairground_sim::{parse_scenario, scenario, Limits};
 use std::process::ExitCode;
+
+use crate::printable;
 
 pub const USAGE: &str = "  export-ftrace FILE            run a scenario and print it as ftrace text (Perfetto, trace-cmd)
   import-ftrace TRACE [--policy P] [--hz N] [--comm PREFIX]... [--no-pin]
@@ -18,7 +20,7 @@ fn read(file: &str) -> Result<String, ExitCode> {
         std::fs::read_to_string(file)
     };
     r.map_err(|e| {
-        eprintln!("fairground: cannot read {file}: {e}");
+        eprintln!("fairground: {}", printable(&format!("cannot read {file}: {e}")));
         ExitCode::from(2)
     })
 }
@@ -27,11 +29,11 @@ fn read(file: &str) -> Result<String, ExitCode> {
 /// policy and HZ come from the user's options).
 fn print_scenario(file: &str, scenario: &serde_json::Value, warnings: &[String]) -> ExitCode {
     for w in warnings {
-        eprintln!("fairground: {file}: {w}");
+        eprintln!("fairground: {}", printable(&format!("{file}: {w}")));
     }
     let json = serde_json::to_string_pretty(scenario).unwrap_or_default();
     if let Err(e) = parse_scenario(&json) {
-        eprintln!("fairground: {file}: the scenario built from it is not valid: {e}");
+        eprintln!("fairground: {}", printable(&format!("{file}: the scenario built from it is not valid: {e}")));
         return ExitCode::from(2);
     }
     crate::emit(&(json + "\n"))
@@ -46,15 +48,21 @@ pub fn export(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(c) => return c,
     };
-    let out = parse_scenario(&text).and_then(|v| {
-        scenario::check_cost(&v.scenario, &Limits::NATIVE)?;
-        run_to_ftrace(&v)
-    });
-    match out {
-        Ok(trace) => crate::emit(&trace),
+    let v = match parse_scenario(&text).and_then(|v| scenario::check_cost(&v.scenario, &Limits::NATIVE).map(|_| v)) {
+        Ok(v) => v,
         Err(e) => {
-            eprintln!("fairground: {file}: {e}");
-            ExitCode::from(2)
+            eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
+            return ExitCode::from(2);
+        }
+    };
+    // Written as the run goes, so a long run never sits whole in memory.
+    match write_ftrace(&v, std::io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) ends the export quietly, as emit() does.
+        Err(ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
+            ExitCode::from(if matches!(e, ExportError::Scenario(_)) { 2 } else { 1 })
         }
     }
 }
@@ -89,7 +97,7 @@ pub fn import(args: &[String]) -> ExitCode {
             },
             "--no-pin" => opts.pin_observed = false,
             s if s.starts_with('-') && s != "-" => {
-                eprintln!("fairground: unknown option {s}");
+                eprintln!("fairground: unknown option {}", printable(s));
                 return ExitCode::from(2);
             }
             s => file = Some(s.to_string()),
@@ -106,7 +114,7 @@ pub fn import(args: &[String]) -> ExitCode {
     match import_ftrace(&text, &opts) {
         Ok(imp) => print_scenario(&file, &imp.scenario, &imp.warnings),
         Err(e) => {
-            eprintln!("fairground: {file}: {e}");
+            eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
             ExitCode::from(2)
         }
     }
@@ -131,7 +139,7 @@ pub fn import_rtapp(args: &[String]) -> ExitCode {
     match fairground_sim::interop::import_rtapp(&text, policy) {
         Ok((scenario, warnings)) => print_scenario(file, &scenario, &warnings),
         Err(e) => {
-            eprintln!("fairground: {file}: {e}");
+            eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
             ExitCode::from(2)
         }
     }
@@ -150,12 +158,12 @@ pub fn export_rtapp(args: &[String]) -> ExitCode {
         Ok(v) => {
             let (out, warnings) = fairground_sim::interop::export_rtapp(&v.scenario);
             for w in &warnings {
-                eprintln!("fairground: {file}: {w}");
+                eprintln!("fairground: {}", printable(&format!("{file}: {w}")));
             }
             crate::emit(&(serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"))
         }
         Err(e) => {
-            eprintln!("fairground: {file}: {e}");
+            eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
             ExitCode::from(2)
         }
     }

@@ -55,7 +55,7 @@ fn run(args: &[String]) -> ExitCode {
         match a.as_str() {
             "--json" => json = true,
             s if s.starts_with('-') && s != "-" => {
-                eprintln!("fairground: unknown option {s}\n{USAGE}");
+                eprintln!("fairground: unknown option {}\n{USAGE}", printable(s));
                 return ExitCode::from(2);
             }
             s => {
@@ -83,7 +83,7 @@ fn run(args: &[String]) -> ExitCode {
         match std::fs::read_to_string(&file) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("fairground: cannot read {file}: {e}");
+                eprintln!("fairground: {}", printable(&format!("cannot read {file}: {e}")));
                 return ExitCode::from(2);
             }
         }
@@ -103,7 +103,7 @@ fn run(args: &[String]) -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("fairground: {file}: {e}");
+            eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
             ExitCode::from(2)
         }
     }
@@ -142,8 +142,8 @@ fn percentiles(title: &str, s: &LatencyStats) -> String {
 fn summary(r: &Report) -> String {
     let mut out = format!(
         "scenario: {}\npolicy:   {}   seed {}   duration {} ms   {} events\n",
-        r.scenario,
-        r.policy,
+        printable(&r.scenario),
+        printable(r.policy),
         r.seed,
         r.duration_ns / 1_000_000,
         r.events
@@ -165,13 +165,13 @@ fn summary(r: &Report) -> String {
     eff.push(format!("tick_ns={}", e.tick_ns));
     out.push_str(&format!("effective: {} (factor {})\n", eff.join(" "), e.factor));
     for w in &r.warnings {
-        out.push_str(&format!("warning: {w}\n"));
+        out.push_str(&format!("warning: {}\n", printable(w)));
     }
     out.push('\n');
     for t in &r.tasks {
         out.push_str(&format!(
             "{}: cpu {:.3} ms ({:.2}%)  wakeups {}  switches {}  involuntary {} (tick {}, wakeup {})  wakeup preemptions {}  migrations {}  overruns {}\n",
-            t.name,
+            printable(&t.name),
             t.cpu_ns as f64 / 1e6,
             t.share * 100.0,
             t.wakeups,
@@ -189,7 +189,7 @@ fn summary(r: &Report) -> String {
         }
     }
     for g in &r.cgroups {
-        out.push_str(&format!("cgroup {}: cpu {:.3} ms\n", g.name, g.cpu_ns as f64 / 1e6));
+        out.push_str(&format!("cgroup {}: cpu {:.3} ms\n", printable(&g.name), g.cpu_ns as f64 / 1e6));
         out.push_str(&percentiles("Wakeup Latencies", &g.wakeup_latency_ns));
     }
     for w in &r.workloads {
@@ -197,7 +197,7 @@ fn summary(r: &Report) -> String {
             Some(ns) => format!("completed in {:.3} ms", ns as f64 / 1e6),
             None => "not completed within the run".to_string(),
         };
-        out.push_str(&format!("workload {}: {done}\n", w.name));
+        out.push_str(&format!("workload {}: {done}\n", printable(&w.name)));
         out.push_str(&percentiles("Wakeup Latencies", &w.wakeup_latency_ns));
     }
     out.push_str("\ncpus:");
@@ -205,6 +205,47 @@ fn summary(r: &Report) -> String {
         out.push_str(&format!(" {}:{:.1}%", c.id, c.busy_ns as f64 * 100.0 / r.duration_ns.max(1) as f64));
     }
     out.push('\n');
+    out
+}
+
+/// Longest run of characters without a space that `printable` keeps (an unknown key or a
+/// garbage token is echoed in part), and longest text.
+const MAX_RUN: usize = 80;
+const MAX_TEXT: usize = 400;
+
+/// User-derived text (names, values, file names, messages that echo input) as the terminal may
+/// be given it: control characters (C0, DEL, C1: ESC and BEL sequences would set its title or
+/// clear it) escaped as `\u{1b}`, each run of more than 80 characters without a space cut to
+/// 80 and "…" (a 1 MB unknown key), and the whole cut at 400 characters and "…". JSON output
+/// does not go through it: serde_json escapes what JSON requires.
+pub(crate) fn printable(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(4 * MAX_TEXT));
+    let (mut run, mut total, mut cut) = (0usize, 0usize, false);
+    for c in s.chars() {
+        if total == MAX_TEXT {
+            out.push('…');
+            break;
+        }
+        if c.is_whitespace() && !c.is_control() {
+            run = 0;
+            cut = false;
+        } else {
+            run += 1;
+            if run > MAX_RUN {
+                if !cut {
+                    out.push('…');
+                    cut = true;
+                }
+                continue;
+            }
+        }
+        total += 1;
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
     out
 }
 

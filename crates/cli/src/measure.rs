@@ -7,7 +7,7 @@ use fairground_sim::Limits;
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
-use crate::emit;
+use crate::{emit, printable};
 
 pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--json]
                                 run FILE under two variants (same seed) and print what changed,
@@ -21,7 +21,7 @@ pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--j
                                 NAME, or of every task and workload) against it";
 
 fn fail(msg: String) -> ExitCode {
-    eprintln!("fairground: {msg}");
+    eprintln!("fairground: {}", printable(&msg));
     ExitCode::from(2)
 }
 
@@ -61,7 +61,7 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
     let mut out = format!("{:<24} {:<20} {:>14} {:>14} {:>9}\n", "name", "figure", "A", "B", "change");
     for r in c.rows.iter().filter(|r| r.a.is_some() || r.b.is_some()) {
         let pct = r.change_pct.map_or(String::new(), |p| format!("{p:+.1}%"));
-        out.push_str(&format!("{:<24} {:<20} {:>14} {:>14} {:>9}\n", r.name, r.figure, f(r.a), f(r.b), pct));
+        out.push_str(&format!("{:<24} {:<20} {:>14} {:>14} {:>9}\n", printable(&r.name), printable(&r.figure), f(r.a), f(r.b), pct));
     }
     emit(&out)
 }
@@ -160,11 +160,11 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
     }
     let us = |v: &Value| v.as_u64().map_or("-".into(), |x| format!("{:.1}", x as f64 / 1e3));
     let mut out = String::new();
-    let by_name = by.as_ref().map(|(b, _)| b.rsplit('.').next().unwrap_or(b).to_string());
+    let by_name = by.as_ref().map(|(b, _)| printable(b.rsplit('.').next().unwrap_or(b)));
     if let Some(b) = &by_name {
         out += &format!("{b:<10} ");
     }
-    out += &format!("{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", param.rsplit('.').next().unwrap_or(&param), "task", "wakeups", "p50 µs", "p75", "p90", "p95", "p99", "max");
+    out += &format!("{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", printable(param.rsplit('.').next().unwrap_or(&param)), "task", "wakeups", "p50 µs", "p75", "p90", "p95", "p99", "max");
     for r in &rows {
         if by_name.is_some() {
             out += &format!("{:<10} ", shown(&r["by"]));
@@ -172,7 +172,7 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         out += &format!(
             "{:<10} {:<20} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
             shown(&r["value"]),
-            r["task"].as_str().or(r["workload"].as_str()).unwrap_or(""),
+            printable(r["task"].as_str().or(r["workload"].as_str()).unwrap_or("")),
             r["wakeups"],
             us(&r["p50"]),
             us(&r["p75"]),
@@ -185,9 +185,9 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
     emit(&out)
 }
 
-/// A swept value as the text table shows it: a string without its JSON quotes.
+/// A swept value as the text table shows it: a string without its JSON quotes, printable.
 fn shown(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+    printable(&v.as_str().map_or_else(|| v.to_string(), str::to_string))
 }
 
 /// Copy `extra`'s keys into the object `row`.

@@ -4,55 +4,114 @@
 //! scheduling track per CPU, and each thread's running, runnable and sleeping states.
 //!
 //! Tasks get pid 10000 + their index and their name (spaces replaced, cut to the kernel's 15
-//! characters) as comm; prio is 120 + nice. Timestamps are printed in µs, as the kernel does.
-//! A wakeup's time is the start of the stint it led to minus its recorded wakeup latency, and
-//! its target CPU is the CPU of that stint.
+//! characters) as comm; prio is 120 + nice, the nice the task ends the run with. Timestamps
+//! are printed in µs, as the kernel does. A wakeup's time is the start of the stint it led to
+//! minus the wakeup latency recorded when that stint began, and its target CPU is the CPU of
+//! that stint.
+//!
+//! `write_ftrace` streams: the run goes instant by instant, the recorded slices are drained
+//! as they are turned into lines, and lines are written as soon as no stint still to come can
+//! give an earlier one, so memory does not grow with the run's length. The header counts the
+//! lines, as tracefs does, before the first of them: a first run of the (deterministic)
+//! simulation counts them, a second writes them.
 
-use super::ftrace_line::{write, Event, WakeKind};
-use crate::engine::trace::{Slice, StartWhy, StopWhy};
+use super::ftrace_events::Events;
+use crate::engine::trace::{Slice, StartWhy};
+use crate::engine::task::TState;
 use crate::engine::Sim;
 use crate::entity::NIL;
 use crate::scenario::{ScenarioError, Validated};
+use std::fmt;
+use std::io::{self, Write};
+
+pub use super::ftrace_events::PID_BASE;
 
 /// The comment that carries the end of the run.
 pub const END_MARK: &str = "fairground: run ends at ns ";
 
-/// The pid a task is given in the export.
-pub const PID_BASE: i64 = 10_000;
+/// Slices read before the recording is drained, and events held before they are sorted and
+/// written (doubled while a long wait holds them back).
+const CHUNK: usize = 1 << 16;
 
-/// Run `v` with slice recording on, and export it.
+/// Why an export stopped.
+#[derive(Debug)]
+pub enum ExportError {
+    /// The scenario cannot be run.
+    Scenario(ScenarioError),
+    /// The output could not be written (a closed pipe, a full disk).
+    Io(io::Error),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Scenario(e) => e.fmt(f),
+            ExportError::Io(e) => write!(f, "cannot write the trace: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+impl From<ScenarioError> for ExportError {
+    fn from(e: ScenarioError) -> Self {
+        ExportError::Scenario(e)
+    }
+}
+
+impl From<io::Error> for ExportError {
+    fn from(e: io::Error) -> Self {
+        ExportError::Io(e)
+    }
+}
+
+/// Run `v` and return it as ftrace text (the streaming export, into memory).
 pub fn run_to_ftrace(v: &Validated) -> Result<String, ScenarioError> {
+    let mut out = Vec::new();
+    match write_ftrace(v, &mut out) {
+        Ok(()) => String::from_utf8(out).map_err(|e| ScenarioError::at("", format!("internal error: the trace is not UTF-8: {e}"))),
+        Err(ExportError::Scenario(e)) => Err(e),
+        Err(ExportError::Io(e)) => Err(ScenarioError::at("", format!("internal error: {e}"))),
+    }
+}
+
+/// Run `v` and write it as ftrace text to `out`, as it runs. A write error stops the run.
+pub fn write_ftrace<W: Write>(v: &Validated, out: W) -> Result<(), ExportError> {
+    let mut counting = Sim::new(v)?;
+    let lines = {
+        let mut s = Stream::new(&counting, None);
+        s.run(&mut counting, &mut io::sink())?;
+        s.ev.lines
+    };
+    let nice: Vec<i32> = counting.tasks.iter().map(|t| t.nice).collect();
+    drop(counting);
     let mut sim = Sim::new(v)?;
-    sim.enable_trace();
-    sim.run();
-    Ok(to_ftrace(&sim))
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    let mut head = String::new();
+    header(&mut head, lines, sim.cpus.len(), sim.duration_ns);
+    out.write_all(head.as_bytes())?;
+    Stream::new(&sim, Some(&nice)).run(&mut sim, &mut out)?;
+    out.flush()?;
+    Ok(())
 }
 
-/// `TASK_COMM_LEN - 1` characters, no spaces (a space would split the task column).
-fn comm_of(name: &str) -> String {
-    name.chars().map(|c| if c.is_whitespace() { '_' } else { c }).take(15).collect()
-}
+/// (start, end — u64::MAX while still running, task, why it started, the slice if closed).
+type Stint<'a> = (u64, u64, u32, StartWhy, Option<&'a Slice>);
 
-/// (start, end, task, why it started, why it stopped — None while still running).
-type Stint = (u64, u64, u32, StartWhy, Option<StopWhy>);
-
-#[derive(Clone, Copy)]
-enum Kind {
-    /// A wakeup of `task` targeting `cpu` (sched_waking + sched_wakeup), or a fork.
-    Wake { task: u32, new: bool },
-    /// `prev` (NIL = idle) leaves `cpu`, `next` (NIL = idle) comes in.
-    Switch { prev: u32, prev_state: &'static str, next: u32 },
-}
-
-/// Export a run made with `Sim::enable_trace()` (from its start). Stints still running at the
-/// end are switched in and left open.
+/// Export a run made with `Sim::enable_trace()` (from its start) and kept whole. Stints still
+/// running at the end are switched in and left open. A stint begun and preempted within one
+/// instant leaves no slice but used a wakeup latency: the wakeups of its task that follow may
+/// then be shown with their neighbour's latency, which `write_ftrace`, watching each instant,
+/// never does.
 pub fn to_ftrace(sim: &Sim) -> String {
     let ncpu = sim.cpus.len();
+    let nice: Vec<i32> = sim.tasks.iter().map(|t| t.nice).collect();
+    let mut ev = Events::new(sim, &nice, false);
     let empty = Vec::new();
     let slices: &Vec<Slice> = sim.trace.as_ref().map_or(&empty, |t| &t.slices);
     let mut per_cpu: Vec<Vec<Stint>> = vec![Vec::new(); ncpu];
     for s in slices {
-        per_cpu[s.cpu as usize].push((s.start_ns, s.end_ns, s.task, s.start_why, Some(s.stop_why)));
+        per_cpu[s.cpu as usize].push((s.start_ns, s.end_ns, s.task, s.start_why, Some(s)));
     }
     if let Some(tr) = &sim.trace {
         for (c, o) in tr.open.iter().enumerate() {
@@ -61,95 +120,211 @@ pub fn to_ftrace(sim: &Sim) -> String {
             }
         }
     }
-    // (time, cpu, kind): built per CPU, then merged in time order.
-    let mut events: Vec<(u64, u32, Kind)> = Vec::new();
-    let mut wake_no = vec![0usize; sim.tasks.len()];
-    for (c, list) in per_cpu.iter_mut().enumerate() {
+    for list in &mut per_cpu {
         list.sort_by_key(|x| x.0);
-        let c = c as u32;
-        for (i, &(start, end, task, why, stop)) in list.iter().enumerate() {
-            match why {
-                StartWhy::Fork => {
-                    let fork = sim.tasks[task as usize].start_ns.min(start);
-                    events.push((fork, c, Kind::Wake { task, new: true }));
-                }
-                StartWhy::Wakeup => {
-                    let k = wake_no[task as usize];
-                    wake_no[task as usize] += 1;
-                    let lat = sim.tasks[task as usize].stats.wakeup_latency.get(k).copied().unwrap_or(0);
-                    events.push((start - lat.min(start), c, Kind::Wake { task, new: false }));
-                }
-                StartWhy::Resume => {}
+    }
+    // A task's wakeup latencies were recorded in time order, wherever it ran.
+    let mut wakes: Vec<(u32, u64, usize, usize)> = Vec::new();
+    for (c, list) in per_cpu.iter().enumerate() {
+        wakes.extend(list.iter().enumerate().filter(|(_, x)| x.3 == StartWhy::Wakeup).map(|(i, x)| (x.2, x.0, c, i)));
+    }
+    wakes.sort_unstable();
+    let mut woke: Vec<Vec<u64>> = per_cpu.iter().map(|l| vec![0; l.len()]).collect();
+    let mut k = 0;
+    for (j, &(task, start, c, i)) in wakes.iter().enumerate() {
+        if j > 0 && wakes[j - 1].0 != task {
+            k = 0;
+        }
+        let lat = sim.tasks[task as usize].stats.wakeup_latency.get(k).copied().unwrap_or(0);
+        woke[c][i] = start - lat.min(start);
+        k += 1;
+    }
+    for (c, list) in per_cpu.iter().enumerate() {
+        let cpu = c as u32;
+        for (i, &(start, end, task, why, slice)) in list.iter().enumerate() {
+            ev.begin(cpu, task, start, why, woke[c][i]);
+            if let Some(s) = slice {
+                let next = list.get(i + 1).filter(|n| n.0 == end).map_or(NIL, |n| n.2);
+                ev.end(cpu, task, start, end, s.stop_why, next);
             }
-            // Coming in: from the stint that ended at this very instant, or from idle.
-            let prev = i.checked_sub(1).map(|j| list[j]).filter(|p| p.1 == start);
-            if prev.is_none() {
-                events.push((start, c, Kind::Switch { prev: NIL, prev_state: "R", next: task }));
-            }
-            let Some(stop) = stop else { continue };
-            let state = if stop == StopWhy::Slept { "S" } else { "R+" };
-            let next = list.get(i + 1).filter(|n| n.0 == end).map_or(NIL, |n| n.2);
-            events.push((end, c, Kind::Switch { prev: task, prev_state: state, next }));
         }
     }
-    // Wakeups before switches at one instant, as a wakeup precedes the switch it causes.
-    events.sort_by_key(|&(t, c, k)| (t, matches!(k, Kind::Switch { .. }), c));
+    let mut out = String::new();
+    header(&mut out, ev.lines, ncpu, sim.duration_ns);
+    let mut out = out.into_bytes();
+    let _ = ev.flush(u64::MAX, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
 
-    let mut out = String::with_capacity(events.len() * 150);
-    let mut curr = vec![NIL; ncpu];
-    let name = |t: u32, cpu: u32| -> (String, i64, i64) {
-        if t == NIL {
-            (format!("swapper/{cpu}"), 0, 120)
-        } else {
-            let task = &sim.tasks[t as usize];
-            (comm_of(&task.name), PID_BASE + i64::from(t), 120 + i64::from(task.nice))
-        }
-    };
-    let running = |t: u32| -> (String, i64) {
-        if t == NIL {
-            ("<idle>".to_string(), 0)
-        } else {
-            (comm_of(&sim.tasks[t as usize].name), PID_BASE + i64::from(t))
-        }
-    };
-    for (ts, cpu, kind) in events {
-        match kind {
-            Kind::Wake { task, new } => {
-                let (comm, pid, prio) = name(task, cpu);
-                let (rc, rp) = running(curr[cpu as usize]);
-                let kinds: &[WakeKind] = if new { &[WakeKind::WakeupNew] } else { &[WakeKind::Waking, WakeKind::Wakeup] };
-                for &k in kinds {
-                    let ev = Event::Wake { kind: k, comm: comm.clone(), pid, prio, target_cpu: cpu };
-                    write(&mut out, &rc, rp, cpu, "d..3.", ts, &ev);
-                }
-            }
-            Kind::Switch { prev, prev_state, next } => {
-                let (pc, pp, pprio) = name(prev, cpu);
-                let (nc, np, nprio) = name(next, cpu);
-                let (rc, rp) = running(prev);
-                let ev = Event::Switch {
-                    prev_comm: pc,
-                    prev_pid: pp,
-                    prev_prio: pprio,
-                    prev_state: prev_state.to_string(),
-                    next_comm: nc,
-                    next_pid: np,
-                    next_prio: nprio,
-                };
-                write(&mut out, &rc, rp, cpu, "d..2.", ts, &ev);
-                curr[cpu as usize] = next;
-            }
+/// A stint seen running at the end of the instant it began, not yet known to outlast it
+/// (one begun and preempted within an instant leaves no slice, and no line).
+#[derive(Clone, Copy)]
+struct Cand {
+    task: u32,
+    start: u64,
+    why: StartWhy,
+    /// When it woke (a wakeup) or forked (a fork); its start otherwise.
+    woke: u64,
+}
+
+/// The export of a run read instant by instant.
+struct Stream {
+    ev: Events,
+    cand: Vec<Option<Cand>>,
+    /// Per CPU, the stint whose beginning is in `ev`, while it runs.
+    live: Vec<Option<(u32, u64)>>,
+    /// Per CPU, a stint that ended, while the one that takes the CPU at that instant, if any,
+    /// is not known yet.
+    closing: Vec<Option<Slice>>,
+    /// Slices of the recording already read.
+    seen: usize,
+    /// Pending events that trigger the next write.
+    flush_at: usize,
+}
+
+impl Stream {
+    /// `nice`: the tasks' nice values at the end of the run; None to count lines only.
+    fn new(sim: &Sim, nice: Option<&[i32]>) -> Stream {
+        let ncpu = sim.cpus.len();
+        let zero = vec![0; sim.tasks.len()];
+        Stream {
+            ev: Events::new(sim, nice.unwrap_or(&zero), nice.is_none()),
+            cand: vec![None; ncpu],
+            live: vec![None; ncpu],
+            closing: vec![None; ncpu],
+            seen: 0,
+            flush_at: CHUNK,
         }
     }
-    let mut text = String::with_capacity(out.len() + 1024);
-    header(&mut text, out.lines().count(), ncpu, sim.duration_ns);
-    text.push_str(&out);
-    text
+
+    fn run(&mut self, sim: &mut Sim, out: &mut impl Write) -> io::Result<()> {
+        sim.enable_trace();
+        while sim.step_instant() {
+            self.observe(sim);
+            if self.ev.pending() >= self.flush_at {
+                self.ev.flush(low_water(sim, &self.cand), out)?;
+                self.flush_at = CHUNK.max(2 * self.ev.pending());
+            }
+            if sim.trace.as_ref().is_some_and(|t| t.slices.len() >= CHUNK) {
+                drain(sim);
+                self.seen = 0;
+            }
+        }
+        // A run stopped as a runaway ends within an instant; read what it did.
+        self.observe(sim);
+        sim.finish();
+        // What runs at the end is exported as running (its switch out never comes).
+        let open = sim.trace.as_ref().map(|t| t.open.clone()).unwrap_or_default();
+        for (c, o) in open.iter().enumerate() {
+            if let Some(k) = self.cand[c].take() {
+                if o.is_some_and(|o| (o.task, o.start_ns) == (k.task, k.start)) {
+                    self.settle(c, k);
+                }
+            }
+            self.resolve(c, NIL);
+        }
+        self.ev.flush(u64::MAX, out)
+    }
+
+    /// Turn what the instant just run did into events.
+    fn observe(&mut self, sim: &Sim) {
+        let now = sim.now;
+        let Some(tr) = sim.trace.as_ref() else { return };
+        let new = &tr.slices[self.seen..];
+        for c in 0..self.cand.len() {
+            // A stint begun at an earlier instant and still running, or closed since, outlasted
+            // its instant.
+            if let Some(k) = self.cand[c].filter(|k| k.start < now) {
+                self.cand[c] = None;
+                let key = (k.task, k.start);
+                let still_open = tr.open[c].is_some_and(|o| (o.task, o.start_ns) == key);
+                let closed = new.iter().any(|s| s.cpu as usize == c && (s.task, s.start_ns) == key);
+                if still_open || closed {
+                    self.settle(c, k);
+                }
+            }
+            if self.closing[c].is_some_and(|s| s.end_ns < now) {
+                self.resolve(c, NIL);
+            }
+        }
+        for s in new {
+            let c = s.cpu as usize;
+            debug_assert_eq!(self.live[c], Some((s.task, s.start_ns)), "a slice closes the stint running on its CPU");
+            debug_assert!(self.closing[c].is_none(), "one stint ends per CPU and instant");
+            self.live[c] = None;
+            self.closing[c] = Some(*s);
+        }
+        self.seen = tr.slices.len();
+        for (c, o) in tr.open.iter().enumerate() {
+            let Some(o) = o else {
+                // A stint begun here at this instant and gone already left no slice.
+                self.cand[c] = None;
+                continue;
+            };
+            let key = (o.task, o.start_ns);
+            if self.live[c] == Some(key) || self.cand[c].is_some_and(|k| (k.task, k.start) == key) {
+                continue;
+            }
+            let task = &sim.tasks[o.task as usize];
+            let woke = match o.start_why {
+                // Recorded by this very switch in, the last so far.
+                StartWhy::Wakeup => o.start_ns - task.stats.wakeup_latency.last().copied().unwrap_or(0).min(o.start_ns),
+                StartWhy::Fork => task.start_ns.min(o.start_ns),
+                StartWhy::Resume => o.start_ns,
+            };
+            self.cand[c] = Some(Cand { task: o.task, start: o.start_ns, why: o.start_why, woke });
+        }
+    }
+
+    /// The candidate `k` on CPU `c` is a stint of the export.
+    fn settle(&mut self, c: usize, k: Cand) {
+        let next = if self.closing[c].is_some_and(|s| s.end_ns == k.start) { k.task } else { NIL };
+        self.resolve(c, next);
+        self.ev.begin(c as u32, k.task, k.start, k.why, k.woke);
+        self.live[c] = Some((k.task, k.start));
+    }
+
+    /// The stint that ended on CPU `c` handed it to `next`.
+    fn resolve(&mut self, c: usize, next: u32) {
+        if let Some(s) = self.closing[c].take() {
+            self.ev.end(c as u32, s.task, s.start_ns, s.end_ns, s.stop_why, next);
+        }
+    }
+}
+
+/// The earliest time an event not made yet can have: the current instant, a candidate's
+/// fork or wakeup, the wakeup of a task waiting for a CPU, the fork of one never run.
+fn low_water(sim: &Sim, cand: &[Option<Cand>]) -> u64 {
+    let mut w = sim.now;
+    for k in cand.iter().flatten() {
+        w = w.min(k.woke);
+    }
+    for t in &sim.tasks {
+        match (t.state, t.waking_since, t.preempted_since) {
+            (TState::Running, ..) => {}
+            (_, Some(woke), _) => w = w.min(woke),
+            (TState::Runnable, None, None) => w = w.min(t.start_ns),
+            _ => {}
+        }
+    }
+    w
+}
+
+/// Drop what the export has read: the slices, and the latency samples it no longer needs
+/// (the report is not made, and they would grow with the run).
+fn drain(sim: &mut Sim) {
+    if let Some(t) = sim.trace.as_mut() {
+        t.slices.clear();
+    }
+    for t in &mut sim.tasks {
+        t.stats.wakeup_latency.clear();
+        t.stats.preempt_delay.clear();
+    }
 }
 
 /// The tracefs header, plus one comment line with the run's end (tools skip comments; the
 /// importer reads it, since a trace otherwise ends at its last event).
-fn header(out: &mut String, n: usize, ncpu: usize, end_ns: u64) {
+fn header(out: &mut String, n: u64, ncpu: usize, end_ns: u64) {
     use std::fmt::Write;
     let _ = write!(
         out,

@@ -15,9 +15,22 @@
 //! lost by the ring buffer (the stints they cut are closed at the loss), unknown lines. The
 //! replay is pinned to the CPUs where each task did at least a tenth of its running, since
 //! affinity is not in the trace.
+//!
+//! What a scenario cannot hold is cut, with a warning that says where: a trace is read up to
+//! 600 s after its first event (`duration_ms` ≤ 600000), and a task keeps its first 10^6
+//! bursts (a replay's most steps), then sleeps. A CPU id of 1024 or more (a scenario has at
+//! most 1024 CPUs) is an error naming the line. Task names are unique whatever the comms and
+//! pids.
 
 use super::ftrace_line::{parse, Event, Line, Other, WakeKind};
 use crate::scenario::MAX_TASKS;
+
+/// The most CPUs a scenario's machine has (`machine.cpus` is 1 to 1024).
+pub const MAX_CPUS: u32 = 1024;
+/// The most steps a replay has (the scenario format's `MAX_REPLAY_STEPS`).
+pub const MAX_STEPS: usize = 1_000_000;
+/// The longest a scenario lasts (`duration_ms` ≤ 600000).
+pub const MAX_SPAN_NS: u64 = 600_000_000_000;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -32,11 +45,23 @@ pub struct ImportOptions {
     pub pin_observed: bool,
     /// At most this many warnings are listed one by one; the rest are counted.
     pub max_warnings: usize,
+    /// Bursts kept per task (at most `MAX_STEPS`, what a replay holds).
+    pub max_steps: usize,
+    /// Trace read after its first event, in ns (at most `MAX_SPAN_NS`, what a scenario lasts).
+    pub max_span_ns: u64,
 }
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        ImportOptions { policy: "eevdf-v6.12".into(), hz: 250, comms: Vec::new(), pin_observed: true, max_warnings: 50 }
+        ImportOptions {
+            policy: "eevdf-v6.12".into(),
+            hz: 250,
+            comms: Vec::new(),
+            pin_observed: true,
+            max_warnings: 50,
+            max_steps: MAX_STEPS,
+            max_span_ns: MAX_SPAN_NS,
+        }
     }
 }
 
@@ -148,6 +173,10 @@ impl Warn {
 /// Read a trace. Errors only when nothing usable is in it; every skipped line is a warning.
 pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, String> {
     let mut warn = Warn { list: Vec::new(), more: 0, max: opts.max_warnings };
+    // What was cut to fit a scenario: listed first, whatever the number of other warnings.
+    let mut cuts: Vec<String> = Vec::new();
+    let mut cut_by_line = false;
+    let (max_steps, max_span) = (opts.max_steps.clamp(1, MAX_STEPS), opts.max_span_ns.min(MAX_SPAN_NS));
     let mut tracks: BTreeMap<i64, Track> = BTreeMap::new();
     let (mut t0, mut t_end, mut ncpu) = (None::<u64>, 0u64, 0u32);
     let mut last_ts = 0u64;
@@ -178,6 +207,19 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
             }
         };
         let Line { ts_ns: t, cpu, event } = line;
+        let target = if let Event::Wake { target_cpu, .. } = &event { *target_cpu } else { 0 };
+        if let Some(c) = [cpu, target].into_iter().find(|&c| c >= MAX_CPUS) {
+            return Err(format!("line {}: CPU {c}: a scenario has at most {MAX_CPUS} CPUs (0 to {})", no + 1, MAX_CPUS - 1));
+        }
+        if t0.is_some_and(|t0| t.max(last_ts) - t0 > max_span) {
+            cuts.push(format!(
+                "line {}: the trace goes on past {} s from its first event, as long as a scenario lasts: the rest is left out",
+                no + 1,
+                max_span as f64 / 1e9
+            ));
+            cut_by_line = true;
+            break;
+        }
         if t < last_ts {
             warn.push(format!("line {}: time goes backwards ({t} ns after {last_ts} ns); read as {last_ts} ns", no + 1));
         }
@@ -274,6 +316,13 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
     if let Some(e) = end_mark.filter(|&e| e >= t_end) {
         t_end = e;
     }
+    if cut_by_line || t_end - t0 > max_span {
+        // Read to the cut (or marked as ending after it): what runs there runs to the cut.
+        if !cut_by_line {
+            cuts.push(format!("the trace ends {} s after its first event; it is cut at {} s, as long as a scenario lasts", (t_end - t0) as f64 / 1e9, max_span as f64 / 1e9));
+        }
+        t_end = t0 + max_span;
+    }
     let mut tasks = Vec::new();
     let mut used = std::collections::BTreeSet::new();
     for (pid, mut tr) in tracks {
@@ -306,6 +355,15 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
             cpus.sort_unstable();
         }
         let name = unique_name(&tr.comm, pid, &mut used);
+        if tr.steps.len() > max_steps {
+            let kept: u64 = tr.steps[..max_steps].iter().map(|&(s, r)| s + r).sum();
+            cuts.push(format!(
+                "task {name} (pid {pid}): {} bursts; a replay holds {max_steps}: the first {max_steps} are kept, and it sleeps after them ({:.6} s after it appeared)",
+                tr.steps.len(),
+                kept as f64 / 1e9
+            ));
+            tr.steps.truncate(max_steps);
+        }
         let cpu_ns = tr.steps.iter().map(|s| s.1).sum();
         let start_ns = tr.start.unwrap_or(t0) - t0;
         tasks.push(ObservedTask { name, comm: tr.comm, pid, nice: (tr.prio - 120) as i32, cpu_ns, wakeups: tr.wakeups, cpus, start_ns, steps: tr.steps });
@@ -319,6 +377,8 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
     if warn.more > 0 {
         warn.list.push(format!("… and {} more warnings", warn.more));
     }
+    cuts.append(&mut warn.list);
+    warn.list = cuts;
     let duration_ms = (t_end - t0).div_ceil(1_000_000).max(1);
     let scenario = json!({
         "format": "fairground-scenario/1",
@@ -345,15 +405,25 @@ fn task_json(t: &ObservedTask, pin: bool) -> Value {
     v
 }
 
-/// A scenario name from a comm: [A-Za-z0-9_.-], at most 32 characters, unique (the pid is
-/// appended when two tasks share a comm).
+/// A scenario name from a comm: [A-Za-z0-9_.-], at most 32 characters, unique whatever the
+/// comms and pids: the comm (cut to 20 characters), else comm-pid, else comm-pid-2, -3, …
+/// (tasks come in pid order, so the names are the same at every import).
 fn unique_name(comm: &str, pid: i64, used: &mut std::collections::BTreeSet<String>) -> String {
     let mut base: String = comm.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-' { c } else { '_' }).take(20).collect();
     if base.is_empty() {
         base = "task".into();
     }
-    let name = if used.contains(&base) { format!("{base}-{pid}") } else { base };
-    let name: String = name.chars().take(32).collect();
+    // The suffix (ASCII) is kept whole, up to 31 characters; the base gives way to it.
+    let fit = |suffix: &str| -> String {
+        let suffix = &suffix[suffix.len().saturating_sub(31)..];
+        base.chars().take(32 - suffix.len()).chain(suffix.chars()).collect()
+    };
+    let mut name = fit("");
+    let mut n = 1u64;
+    while used.contains(&name) {
+        name = if n == 1 { fit(&format!("-{pid}")) } else { fit(&format!("-{pid}-{n}")) };
+        n += 1;
+    }
     used.insert(name.clone());
     name
 }

@@ -173,19 +173,37 @@ pub fn parse(line: &str) -> Result<Line, Other> {
     Ok(Line { ts_ns, cpu, event })
 }
 
-/// Write one line in the tracefs layout: task column, CPU, flags, timestamp (µs, as the
-/// kernel prints it), event and fields.
-pub fn write(out: &mut String, comm: &str, pid: i64, cpu: u32, flags: &str, ts_ns: u64, event: &Event) {
+/// A task as an event line names it.
+#[derive(Clone, Copy)]
+pub struct Who<'a> {
+    pub comm: &'a str,
+    pub pid: i64,
+    pub prio: i64,
+}
+
+/// The start of a line in the tracefs layout: the running task's column, CPU, flags and
+/// timestamp (µs, as the kernel prints it).
+fn head(out: &mut String, running: (&str, i64), cpu: u32, flags: &str, ts_ns: u64) {
     use std::fmt::Write;
-    let (sec, us) = (ts_ns / 1_000_000_000, ts_ns % 1_000_000_000 / 1000);
+    let ((comm, pid), sec, us) = (running, ts_ns / 1_000_000_000, ts_ns % 1_000_000_000 / 1000);
     let _ = write!(out, "{comm:>16}-{pid:<7} [{cpu:03}] {flags} {sec:>5}.{us:06}: ");
-    let _ = match event {
-        Event::Switch { prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio } => writeln!(
-            out,
-            "sched_switch: prev_comm={prev_comm} prev_pid={prev_pid} prev_prio={prev_prio} prev_state={prev_state} ==> next_comm={next_comm} next_pid={next_pid} next_prio={next_prio}"
-        ),
-        Event::Wake { kind, comm, pid, prio, target_cpu } => {
-            writeln!(out, "{}: comm={comm} pid={pid} prio={prio} target_cpu={target_cpu:03}", kind.name())
-        }
-    };
+}
+
+/// One `sched_waking`, `sched_wakeup` or `sched_wakeup_new` line.
+pub fn write_wake(out: &mut String, running: (&str, i64), cpu: u32, ts_ns: u64, kind: WakeKind, who: Who, target_cpu: u32) {
+    use std::fmt::Write;
+    head(out, running, cpu, "d..3.", ts_ns);
+    let Who { comm, pid, prio } = who;
+    let _ = writeln!(out, "{}: comm={comm} pid={pid} prio={prio} target_cpu={target_cpu:03}", kind.name());
+}
+
+/// One `sched_switch` line.
+pub fn write_switch(out: &mut String, running: (&str, i64), cpu: u32, ts_ns: u64, prev: Who, prev_state: &str, next: Who) {
+    use std::fmt::Write;
+    head(out, running, cpu, "d..2.", ts_ns);
+    let _ = writeln!(
+        out,
+        "sched_switch: prev_comm={} prev_pid={} prev_prio={} prev_state={prev_state} ==> next_comm={} next_pid={} next_prio={}",
+        prev.comm, prev.pid, prev.prio, next.comm, next.pid, next.prio
+    );
 }

@@ -12,6 +12,6 @@ pub mod patch;
 pub mod sweep;
 
 pub use compare::{compare, compare_reports, run_variant, Comparison, Row};
-pub use sweep::{parse_values, sweep, sweep_by, SweepPoint};
+pub use sweep::{check_sweep_cost, parse_values, sweep, sweep_by, SweepPoint};
 pub use hist::Histogram;
 pub use patch::{apply, parse_assignment, Assignment};

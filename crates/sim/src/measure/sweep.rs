@@ -1,15 +1,25 @@
 //! Sweeps: one scenario run once per value of one parameter, same seed, as the threads' tables
 //! by latency nice ("latency nice −20 … 19") or by number of groups.
+//!
+//! A sweep is refused before its first run when its points' estimated scheduler events (the
+//! cost estimate of each point's scenario, contract §1.1), added up, pass `MAX_SWEEP_RUNS`
+//! runs at the per-run limit: 1.6e11 at the CLI's, about an hour here at the 5e7 estimated
+//! events a second a seed004 run goes at, where 10,000 points of the largest scenario a run
+//! accepts would take days.
 
 use super::compare::variant;
 use super::patch::Assignment;
 use crate::report::Report;
+use crate::scenario::{check_cost, parse_scenario};
 use crate::{run_text, Limits, ScenarioError};
 use serde::Serialize;
 use serde_json::{json, Value};
 
 /// Most points one sweep may have (the CLI's limit; the app asks for fewer).
 pub const MAX_POINTS: usize = 10_000;
+
+/// A sweep may cost, in estimated scheduler events, this many runs at the per-run limit.
+pub const MAX_SWEEP_RUNS: u64 = 40;
 
 /// One point of a sweep: the value set, the value of the second parameter if there is one,
 /// and the report.
@@ -37,26 +47,84 @@ pub fn sweep_by(
     mut progress: impl FnMut(usize, usize) -> bool,
 ) -> Result<Vec<SweepPoint>, ScenarioError> {
     let v = crate::scenario::parse_jsonc(base)?;
+    let n = points(values, by).count();
+    sweep_cost(&v, path, values, by, limits)?;
+    let mut out = Vec::with_capacity(n);
+    for (x, b) in points(values, by) {
+        let text = point(&v, path, x, by.map(|(bp, _)| bp).zip(b))?;
+        out.push(SweepPoint { value: x.clone(), by: b.cloned(), report: run_text(&text, limits)? });
+        if !progress(out.len(), n) {
+            return Ok(out);
+        }
+    }
+    Ok(out)
+}
+
+/// The (value, value of the second parameter) pairs of a sweep, the second in the outer loop.
+fn points<'a>(values: &'a [Value], by: Option<(&str, &'a [Value])>) -> impl Iterator<Item = (&'a Value, Option<&'a Value>)> {
     let outer: Vec<Option<&Value>> = match by {
         Some((_, bv)) => bv.iter().map(Some).collect(),
         None => vec![None],
     };
-    let n = outer.len() * values.len();
-    let mut out = Vec::with_capacity(n);
-    for b in outer {
-        for x in values {
-            let mut set = vec![Assignment { path: path.to_string(), value: x.clone() }];
-            if let (Some((bp, _)), Some(bv)) = (by, b) {
-                set.push(Assignment { path: bp.to_string(), value: bv.clone() });
-            }
-            let text = variant(&v, &set)?;
-            out.push(SweepPoint { value: x.clone(), by: b.cloned(), report: run_text(&text, limits)? });
-            if !progress(out.len(), n) {
-                return Ok(out);
-            }
+    outer.into_iter().flat_map(move |b| values.iter().map(move |x| (x, b)))
+}
+
+/// The scenario text of one point.
+fn point(base: &Value, path: &str, x: &Value, by: Option<(&str, &Value)>) -> Result<String, ScenarioError> {
+    let mut set = vec![Assignment { path: path.to_string(), value: x.clone() }];
+    if let Some((bp, bv)) = by {
+        set.push(Assignment { path: bp.to_string(), value: bv.clone() });
+    }
+    variant(base, &set)
+}
+
+/// Refuse, before anything runs, a sweep whose points are estimated past `MAX_SWEEP_RUNS` ×
+/// `limits.max_events` scheduler events together, or any of whose points is invalid or past
+/// the per-run limits; otherwise the points' estimated events, added up. Each point is
+/// estimated on its own scenario (a swept CPU count or duration changes the cost). `sweep_by`
+/// checks this first; a caller that runs the points one by one (the app's pool of workers)
+/// can check the whole sweep here.
+pub fn check_sweep_cost(base: &str, path: &str, values: &[Value], by: Option<(&str, &[Value])>, limits: &Limits) -> Result<u64, ScenarioError> {
+    sweep_cost(&crate::scenario::parse_jsonc(base)?, path, values, by, limits)
+}
+
+fn sweep_cost(base: &Value, path: &str, values: &[Value], by: Option<(&str, &[Value])>, limits: &Limits) -> Result<u64, ScenarioError> {
+    let max = limits.max_events.saturating_mul(MAX_SWEEP_RUNS);
+    let n = points(values, by).count();
+    let mut total = 0u64;
+    for (i, (x, b)) in points(values, by).enumerate() {
+        let v = parse_scenario(&point(base, path, x, by.map(|(bp, _)| bp).zip(b))?)?;
+        total = total.saturating_add(check_cost(&v.scenario, limits)?.events);
+        if total > max {
+            // Estimating stops here: the rest would only add to it.
+            let which = if i + 1 == n { format!("the {n} points") } else { format!("the first {} of the {n} points", i + 1) };
+            return Err(ScenarioError::at(
+                "",
+                format!(
+                    "{which} of this sweep are estimated at {} scheduler events together, past the limit of {} for one sweep \
+                     ({MAX_SWEEP_RUNS} runs at this target's limit of {} a run); sweep fewer values or a shorter scenario",
+                    sci(total, true),
+                    sci(max, false),
+                    sci(limits.max_events, false)
+                ),
+            ));
         }
     }
-    Ok(out)
+    Ok(total)
+}
+
+/// `x` with two significant digits, rounded up when `up` (else down), as the per-run cost
+/// message writes it: `1.7e11`, `4e9`, `950`.
+fn sci(x: u64, up: bool) -> String {
+    if x < 10_000 {
+        return x.to_string();
+    }
+    let e = x.ilog10() - 1;
+    let p = 10u64.pow(e);
+    let top = if up { x.div_ceil(p) } else { x / p };
+    let (top, e) = if top >= 100 { (top / 10, e + 1) } else { (top, e) };
+    let exp = e + 1;
+    if top % 10 == 0 { format!("{}e{exp}", top / 10) } else { format!("{}.{}e{exp}", top / 10, top % 10) }
 }
 
 /// The values of a sweep from text: `LO..HI` or `LO..HI:STEP` (integers; HI below LO counts
