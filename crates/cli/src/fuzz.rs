@@ -27,7 +27,7 @@ pub fn fuzz_cmd(args: &[String]) -> ExitCode {
             "--cases" => value("--cases").and_then(|v| v.parse().map(|n| cases = Some(n)).map_err(|_| format!("--cases: not a whole number: {v}"))),
             "--seed" => value("--seed").and_then(|v| v.parse().map(|n| seed = Some(n)).map_err(|_| format!("--seed: not a whole number: {v}"))),
             "--out" => value("--out").map(|v| out = v),
-            s => Err(format!("unknown argument {s}")),
+            s => Err(format!("unknown argument {}", crate::printable(s))),
         };
         if let Err(e) = r {
             eprintln!("fairground fuzz: {e}\nusage:\n{USAGE}");

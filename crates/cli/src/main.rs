@@ -254,8 +254,3 @@ pub(crate) fn emit(out: &str) -> ExitCode {
     let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
     ExitCode::SUCCESS
 }
-
-/// User-derived text as the terminal may show it: control characters escaped.
-pub(crate) fn printable(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
-}
