@@ -13,7 +13,9 @@ pub const DEFAULT_STEM: &str = "two-hogs";
 pub const SCENARIO_DIR: &str = "static/scenarios";
 
 /// Largest scenario JSON a share link may inflate to; a guard against decompression bombs.
-pub const MAX_SHARED_BYTES: usize = 4 << 20;
+/// 64 MiB holds what the browser's cost limit lets run (a replayed trace of a million
+/// bursts is about 20 MB); the validator refuses anything larger by its counts anyway.
+pub const MAX_SHARED_BYTES: usize = 64 << 20;
 
 /// What the URL fragment asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,8 +83,12 @@ pub fn decode_share(data: &str) -> Result<String, String> {
     let bytes = URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
         .map_err(|e| format!("the share link could not be decoded: it is not valid base64url ({e})"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SHARED_BYTES).map_err(|e| {
-        format!("the share link could not be decoded: its data is not valid DEFLATE ({:?})", e.status)
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SHARED_BYTES).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => format!(
+            "the share link holds a scenario larger than {} MiB, more than a link may open; open it from its file instead",
+            MAX_SHARED_BYTES >> 20
+        ),
+        s => format!("the share link could not be decoded: its data is not valid DEFLATE ({s:?})"),
     })?;
     String::from_utf8(json).map_err(|_| "the share link could not be decoded: the scenario is not UTF-8 text".into())
 }
@@ -270,7 +276,8 @@ mod tests {
     #[test]
     fn share_bomb_is_refused() {
         let big = "x".repeat(MAX_SHARED_BYTES + 1);
-        assert!(decode_share(&encode_share(&big)).is_err());
+        let e = decode_share(&encode_share(&big)).unwrap_err();
+        assert!(e.contains("larger than 64 MiB"), "{e}");
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! The page's side (main thread): the shell (`app`, `view`), opening fragments, links and
 //! files, keeping edits, the transport to the workers, and the panels. Speaks `wire` to the
-//! worker and draws with `draw`; never imports `worker`. Only `logic` and `links` are pure
-//! and build natively; the rest is wasm32-only.
+//! worker and draws with `draw`; never imports `worker`. Only `logic`, `links` and `saved`
+//! are pure and build natively; the rest is wasm32-only.
 
 pub mod links;
 pub mod logic;
+pub mod saved;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -95,6 +95,19 @@ impl App {
                         { for errors.iter().map(|e| html! { <p>{ e }</p> }) }
                     </div>
                 }
+                if let Some((why, _)) = &self.saved_error {
+                    <div id="saved-error" class="error" role="alert">
+                        <p>{ why }</p>
+                        <p>
+                            <button id="btn-download-saved" onclick={link.callback(|_| Msg::DownloadSaved)}>{ "Download my saved scenario" }</button>
+                            { " " }
+                            <button id="btn-discard-saved" class="ghost" onclick={link.callback(|_| Msg::DiscardSaved)}>{ "Discard the saved edits" }</button>
+                        </p>
+                    </div>
+                }
+                if let Some(stopped) = &self.run_stopped {
+                    <div id="run-stopped" class="error" role="alert"><p>{ stopped }</p></div>
+                }
                 if let Some(n) = &self.notice {
                     <div id="notice" class="notice" role="status">
                         <span>{ n }</span>
@@ -247,6 +260,9 @@ impl App {
                         { " " }
                         <button id="btn-crash" class="ghost small" title="Testing: make the worker panic to see the recovery"
                             onclick={link.callback(|_| Msg::CrashWorker)}>{ "Crash the worker (test recovery)" }</button>
+                        { " " }
+                        <button id="btn-test-runaway" class="ghost small" title="Testing: stop the run at 50 ms as the core stops a runaway"
+                            onclick={link.callback(|_| Msg::TestRunaway)}>{ "Stop the run at 50 ms (test)" }</button>
                     </p>
                 </div>
             </div>

@@ -23,6 +23,9 @@ pub enum Input {
     Edit { task: String, set: EditSet },
     /// Make the worker panic (tests the page's recovery).
     Crash,
+    /// Make the run stop as the core stops a runaway, once it reaches `at_ns` (tests how the
+    /// page reports a run the core could not continue).
+    TestRunaway { at_ns: u64 },
     /// What the trees / decision log / key chart panels look at ("inside the scheduler");
     /// answered with a Progress that carries them.
     Insight(crate::wire::insight::Ask),
@@ -220,6 +223,9 @@ pub struct Progress {
     pub work_ms: f64,
     /// The open panels' trees, decision log, why-it-ran and key chart ("inside the scheduler").
     pub insight: Option<Box<crate::wire::insight::Insight>>,
+    /// The core stopped the run here and cannot go further (`Sim::runaway`): why.
+    #[serde(default)]
+    pub stopped: Option<String>,
 }
 
 /// Why a stint began (high nibble of `WireSlice::why`), as the engine's `StartWhy`.

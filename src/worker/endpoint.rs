@@ -95,6 +95,10 @@ impl SimWorker {
                 Output::Measured { answer, ms: clock_ms() - t0 }
             }
             Input::Crash => panic!("a crash asked for by the page (testing the worker's recovery)"),
+            Input::TestRunaway { at_ns } => self.with_host(|h| {
+                h.stage_runaway(at_ns);
+                Output::Progress(h.progress((0, 0.0)))
+            }),
             Input::Seek { to_ns } => {
                 let last_live = self.last_live;
                 let mut sent_live = false;

@@ -4,9 +4,8 @@
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use super::{current_hash, App, Msg, Origin};
+use super::{App, Msg, Origin};
 use crate::page::logic;
-use crate::page::storage;
 use crate::wire::proto::{EditSet, Input};
 
 impl App {
@@ -98,13 +97,6 @@ impl App {
     /// Whether the scenario differs from what the fragment opened.
     pub(crate) fn edited(&self) -> bool {
         self.text.is_some() && self.text != self.pristine
-    }
-
-    /// Keep an edited experiment (and where the user is in it) for the next visit.
-    pub(super) fn save_view(&self) {
-        if let (true, Some(text)) = (self.edited(), &self.text) {
-            storage::save(&current_hash(), text, self.progress.view_ns);
-        }
     }
 
     pub(super) fn key(&mut self, ctx: &Context<Self>, k: KeyboardEvent) -> bool {

@@ -23,6 +23,7 @@ use crate::page::worker_pool::{RemoteSim, WORKER_JS};
 use crate::wire::proto::{Input, Output, Progress, RunInfo};
 
 mod actions;
+mod saving;
 pub(crate) mod teach;
 
 /// A request unanswered for this long means the worker is gone (answers take ~40 ms).
@@ -105,7 +106,14 @@ pub enum Msg {
     DiscardEdits,
     Help(bool),
     CrashWorker,
+    /// Testing: have the worker stop the run as the core stops a runaway, at 50 ms.
+    TestRunaway,
     Dismiss,
+    /// Another tab changed a saved experiment (`storage` event): the key and its new value.
+    StorageChanged(String, Option<String>),
+    /// Saved edits that no longer open: download them, or discard them.
+    DownloadSaved,
+    DiscardSaved,
     // Inside the scheduler: the trees, decision log and key chart panels.
     Ask(crate::wire::insight::Ask),
     PickSlice(Option<(u32, u64)>),
@@ -144,6 +152,17 @@ pub struct App {
     /// The scenario as opened (plain JSON), before any edit; None when it was restored.
     pristine: Option<String>,
     pub(crate) edit_error: Option<String>,
+    /// This tab's id, written with each save so another tab's writes can be told apart.
+    tab: String,
+    /// Saved edits that could not be opened (the core refused them, or they cannot be read):
+    /// the reason, and the text to offer for download.
+    pub(crate) saved_error: Option<(String, String)>,
+    /// The fragment's own scenario, before saved edits replaced it (opened instead of saved
+    /// edits that no longer open).
+    fragment_text: Option<String>,
+    /// The core stopped the run and cannot go further: what to say.
+    pub(crate) run_stopped: Option<String>,
+    _storage: Option<EventListener>,
 
     bridge: Option<WorkerBridge<RemoteSim>>,
     worker_gen: u32,
@@ -208,6 +227,16 @@ impl Component for App {
             let link = ctx.link().clone();
             Interval::new(33, move || link.send_message(Msg::Frame))
         };
+        let storage_listener = window.as_ref().map(|w| {
+            let link = ctx.link().clone();
+            EventListener::new(w, "storage", move |e| {
+                if let Some(e) = e.dyn_ref::<web_sys::StorageEvent>() {
+                    if let Some(key) = e.key() {
+                        link.send_message(Msg::StorageChanged(key, e.new_value()));
+                    }
+                }
+            })
+        });
         ctx.link().send_future(async {
             let index = open::fetch_text(&format!("{}/index.json", logic::SCENARIO_DIR))
                 .await
@@ -240,6 +269,11 @@ impl Component for App {
             restored: false,
             pristine: None,
             edit_error: None,
+            tab: storage::tab_id(),
+            saved_error: None,
+            fragment_text: None,
+            run_stopped: None,
+            _storage: storage_listener,
             bridge: None,
             worker_gen: 0,
             in_flight: None,
@@ -292,13 +326,8 @@ impl Component for App {
                 self.restored = false;
                 self.notice = None;
                 self.share_link = None;
-                if let Some(saved) = storage::load() {
-                    if saved.hash == current_hash() && opened.text.is_some() && opened.errors.is_empty() {
-                        opened.text = Some(saved.text);
-                        self.resume_ns = Some(saved.view_ns);
-                        self.restored = true;
-                    }
-                }
+                self.run_stopped = None;
+                self.restore_saved(&mut opened);
                 let text = opened.text.clone();
                 self.opened = opened;
                 match text {
@@ -369,13 +398,23 @@ impl Component for App {
             Msg::Setting(sect, key, v) => self.change_settings(ctx, |doc| crate::wire::settings::set(doc, sect, key, v)),
             Msg::Share => self.share(),
             Msg::DiscardEdits => {
-                storage::clear();
+                storage::clear(&current_hash());
                 self.restored = false;
+                self.open_current(ctx);
+            }
+            Msg::StorageChanged(key, value) => return self.storage_changed(&key, value.as_deref()),
+            Msg::DownloadSaved => self.download_saved(),
+            Msg::DiscardSaved => {
+                storage::clear(&current_hash());
+                self.saved_error = None;
                 self.open_current(ctx);
             }
             Msg::Help(on) => self.help = on,
             Msg::CrashWorker => {
                 self.request(ctx, Input::Crash);
+            }
+            Msg::TestRunaway => {
+                self.request(ctx, Input::TestRunaway { at_ns: 50_000_000 });
             }
             Msg::Dismiss => {
                 self.notice = None;
@@ -553,6 +592,7 @@ impl App {
     fn on_output(&mut self, ctx: &Context<Self>, out: Output) {
         match out {
             Output::Loaded(info) => {
+                self.run_stopped = None;
                 let cpus = info.cpus as usize;
                 *self.store.0.borrow_mut() = Store::new(cpus);
                 self.store_version += 1;
@@ -613,6 +653,14 @@ impl App {
         if p.finished {
             self.playing = false;
         }
+        if let Some(why) = p.stopped.as_deref() {
+            // The core stopped the run: no answer will go further, so stop asking.
+            if self.run_stopped.is_none() {
+                self.run_stopped = Some(self.stop_report(p.view_ns, why));
+            }
+            self.playing = false;
+            self.goal = None;
+        }
         // While playing, keep the current time in view.
         if self.playing {
             let (t0, span) = self.win;
@@ -637,6 +685,10 @@ impl App {
     fn refused(&mut self, ctx: &Context<Self>, message: String) {
         self.info = None;
         self.loading = false;
+        if self.origin == Origin::Fragment && self.restored {
+            // The saved edits no longer open: say so, offer them, and open the fragment's own.
+            return self.saved_refused(ctx, message);
+        }
         match self.origin {
             Origin::Fragment => {
                 let why = open::refusal(&self.opened, &message);

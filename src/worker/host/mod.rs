@@ -43,6 +43,8 @@ pub struct Host {
     live_groups: Vec<GroupLive>,
     /// The trees / decision log / key chart panels ("inside the scheduler").
     insight: insight::Insight,
+    /// A runaway to stage at this time (`Input::TestRunaway`), for testing the page.
+    fault_at: Option<u64>,
     groups: groups::GroupSampler,
 }
 
@@ -120,6 +122,7 @@ impl Host {
             live_groups: Vec::new(),
             live: Vec::new(),
             insight: insight::Insight::default(),
+            fault_at: None,
         };
         Ok((host, info))
     }
@@ -181,10 +184,20 @@ impl Host {
         self.view_ns = cp.upto.saturating_sub(1);
     }
 
+    /// Stop the run as the core stops a runaway once it reaches `at_ns` (testing the page).
+    pub fn stage_runaway(&mut self, at_ns: u64) {
+        self.fault_at = Some(at_ns);
+    }
+
     fn forward(&mut self, to: u64, budget: &Budget) {
         let start = (budget.clock_ms)();
         let mut n = 0u32;
         loop {
+            if self.sim.runaway.is_some() {
+                // The core stopped the run: it goes no further, and is not finished.
+                self.view_ns = self.sim.now;
+                return;
+            }
             match self.sim.next_instant() {
                 Some(t) if t <= to => {}
                 Some(_) => {
@@ -200,6 +213,10 @@ impl Host {
                     }
                     return;
                 }
+            }
+            if self.fault_at.is_some_and(|t| self.sim.next_instant().is_some_and(|n| n >= t)) {
+                self.sim.runaway = Some(format!("the run stopped at {} ns: a runaway staged for testing", self.sim.now));
+                continue;
             }
             self.sim.step_instant();
             self.insight.after_instant(&mut self.sim);
@@ -408,6 +425,7 @@ impl Host {
             work_events: work.0,
             work_ms: work.1,
             insight: if with_live { self.insight.answer(&mut self.sim, view) } else { None },
+            stopped: self.sim.runaway.clone(),
         }
     }
 }

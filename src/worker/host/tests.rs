@@ -188,3 +188,23 @@ fn workload_tasks_say_what_they_are() {
     let p = h.progress(w);
     assert!(p.finished && !p.slices.is_empty());
 }
+
+/// A run the core stops goes no further: a seek past the stop ends at the last instant
+/// before it, not finished, with the reason in every answer; going back and forth works and
+/// stops at the same place again (the run is deterministic).
+#[test]
+fn a_stopped_run_stays_stopped_and_rewinds() {
+    let (mut h, _) = Host::load(S).unwrap();
+    h.stage_runaway(50_000_000);
+    h.seek(400_000_000, &unlimited());
+    let p = h.progress((0, 0.0));
+    assert!(p.view_ns < 50_000_000 && p.view_ns > 40_000_000, "stopped at {}", p.view_ns);
+    assert!(!p.finished);
+    assert!(p.stopped.as_deref().is_some_and(|m| m.contains("staged for testing")), "{:?}", p.stopped);
+    let stop = p.view_ns;
+    h.seek(10_000_000, &unlimited());
+    let p = h.progress((0, 0.0));
+    assert_eq!((p.view_ns, p.stopped.is_some()), (10_000_000, false), "before the stop the run is fine");
+    h.seek(400_000_000, &unlimited());
+    assert_eq!(h.progress((0, 0.0)).view_ns, stop);
+}

@@ -25,7 +25,8 @@ pub const CASE_LIMITS: Limits = Limits { max_events: 3_000_000, max_memory_bytes
 /// What went wrong with a case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
-    /// Which check failed: `invariant`, `runaway`, `determinism`, `no-op edit`, `names`, `panic`.
+    /// Which check failed: `invariant`, `runaway`, `estimate`, `determinism`, `no-op edit`,
+    /// `names`, `panic`.
     pub check: &'static str,
     pub message: String,
 }
@@ -102,8 +103,18 @@ pub fn check_case(case: &Value) -> Outcome {
     }
 }
 
+/// How far real events may exceed the cost estimate (`scenario::estimate`): the estimate is
+/// meant to bound the real cost, so the fuzzer holds it to that.
+pub const ESTIMATE_FACTOR: u64 = 4;
+
 fn check_case_inner(case: &Value, text: &str) -> Outcome {
     let Some((report, instants)) = run_checked(text)? else { return Ok(None) };
+    if let Ok(v) = parse_scenario(text) {
+        let est = scenario::estimate(&v.scenario).events;
+        if report.events > ESTIMATE_FACTOR * est + 1000 {
+            return Err(Failure { check: "estimate", message: format!("{} events, estimated {est}", report.events) });
+        }
+    }
     let base = figures(&report);
     // The same seed gives the same report.
     if let Some((again, _)) = run_checked(text)? {

@@ -1,0 +1,155 @@
+// End-to-end tests of the limits around the parser and of saved work: links that would
+// exhaust a tab are refused with the reason and the default scenario; each scenario's edits
+// are kept under their own key; storage errors, stale saved work and a second tab are said;
+// a large scenario opens from a link; a run the core stops is reported, never a hang.
+import zlib from 'node:zlib';
+import { test, assert, assertEqual, BASE_URL, openFresh, download } from './harness.mjs';
+
+const DEFAULT_TITLE = 'two hogs';
+const link = (json) => '#s=' + zlib.deflateRawSync(Buffer.from(json, 'utf8'), { level: 9 }).toString('base64url');
+const text = (page, sel) => page.locator(sel).first().innerText();
+
+/** Open a fragment and wait until the page has settled (a run on screen, nothing loading). */
+async function open(page, fragment) {
+  await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
+  await settle(page);
+}
+
+async function settle(page) {
+  await page.waitForFunction(() => !document.querySelector('#status') && document.querySelector('#scenario-title'), null, { timeout: 60_000 });
+}
+
+async function setNice(page, task, value) {
+  const input = page.locator(`#tasks-table tr[data-task="${task}"] input.edit-nice`);
+  await input.fill(String(value));
+  await input.press('Enter');
+  await input.evaluate((i) => i.blur());
+  await page.waitForSelector('#notice:has-text("recorded")');
+}
+
+const niceOf = (page, task) => page.locator(`#tasks-table tr[data-task="${task}"] input.edit-nice`).inputValue();
+
+const scenario = (extra) => JSON.stringify({
+  format: 'fairground-scenario/1', name: 'limits', duration_ms: 1000, scheduler: { policy: 'cfs-v6.2' }, ...extra,
+});
+
+test('a link whose bursts are below the 1 ns resolution is refused with the reason; the default scenario is shown', async ({ page }) => {
+  const json = scenario({
+    tasks: [{ name: 'a', behavior: { kind: 'bursty', run_us: 0.0001, sleep_us: 0.0001 } }],
+    lesson: { title: 'tiny', steps: [{ text: 'x' }] },
+  });
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.evaluate(() => localStorage.clear());
+  await open(page, link(json));
+  const err = await text(page, '#error');
+  assert(/below the model's resolution of 1 ns/.test(err), `error: ${err}`);
+  assertEqual((await text(page, '#scenario-title')).trim(), DEFAULT_TITLE, 'the default scenario is shown');
+});
+
+test('a link with 200,000 cgroups is refused with the cap; the default scenario is shown', async ({ page }) => {
+  const cgroups = Array.from({ length: 200_000 }, (_, i) => ({ name: `g${i}` }));
+  const json = scenario({ cgroups, tasks: [{ name: 'a', behavior: { kind: 'hog' } }] });
+  await open(page, link(json));
+  const err = await text(page, '#error');
+  assert(/200000 cgroups; at most 1024/.test(err), `error: ${err}`);
+  assertEqual((await text(page, '#scenario-title')).trim(), DEFAULT_TITLE, 'the default scenario is shown');
+});
+
+test('edits to one scenario survive editing another, and a reload', async ({ page }) => {
+  await openFresh(page, '#scenario=two-hogs');
+  await setNice(page, 'hog/0', 5);
+  await open(page, '#scenario=nice-0-vs-5');
+  await setNice(page, 'nice0', 3);
+  await open(page, '#scenario=two-hogs');
+  assertEqual(await niceOf(page, 'hog/0'), '5', 'two-hogs keeps its edit after nice-0-vs-5 was edited');
+  assert(await page.locator('#btn-discard').isVisible(), 'two-hogs says it is edited');
+  await page.reload({ waitUntil: 'load' });
+  await settle(page);
+  assertEqual(await niceOf(page, 'hog/0'), '5', 'after a reload');
+  await open(page, '#scenario=nice-0-vs-5');
+  assertEqual(await niceOf(page, 'nice0'), '3', 'nice-0-vs-5 keeps its own edit');
+  await page.evaluate(() => localStorage.clear());
+});
+
+test('a storage error is said, not hidden', async ({ page }) => {
+  await openFresh(page, '#scenario=two-hogs');
+  await page.evaluate(() => {
+    Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+  });
+  await setNice(page, 'hog/1', 2);
+  const notice = await text(page, '#notice');
+  assert(/could not be saved/.test(notice), `notice: ${notice}`);
+});
+
+test('saved work that no longer validates is offered for download or discard', async ({ page }) => {
+  await openFresh(page, '#scenario=two-hogs');
+  await setNice(page, 'hog/0', 4);
+  // Corrupt the saved copy as an older version of the app might have left it.
+  await page.evaluate(() => {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (!k.startsWith('fairground.experiment.')) continue;
+      const v = JSON.parse(localStorage.getItem(k));
+      v.text = v.text.replace('"duration_ms":', '"x_unknown": 1, "duration_ms":');
+      localStorage.setItem(k, JSON.stringify(v));
+    }
+  });
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForSelector('#saved-error', { timeout: 60_000 });
+  const err = await text(page, '#saved-error');
+  assert(/saved edits/.test(err) && /x_unknown/.test(err), `error: ${err}`);
+  const dl = await download(page, '#btn-download-saved');
+  assert(dl.bytes.toString().includes('x_unknown'), 'the download is the saved text');
+  await page.click('#btn-discard-saved');
+  await settle(page);
+  assertEqual(await niceOf(page, 'hog/0'), '0', 'the shipped scenario after discarding');
+  await page.evaluate(() => localStorage.clear());
+});
+
+test('two tabs on one scenario warn each other', async ({ page, context }) => {
+  await openFresh(page, '#scenario=two-hogs');
+  const other = await context.newPage();
+  try {
+    await open(other, '#scenario=two-hogs');
+    await setNice(page, 'hog/0', 6);
+    await other.waitForSelector('#notice:has-text("another tab")', { timeout: 30_000 });
+  } finally {
+    await other.close();
+    await page.evaluate(() => localStorage.clear());
+  }
+});
+
+test('a scenario too large for the old 4 MiB link limit opens from its link', async ({ page }) => {
+  // 250,000 replay steps: about 5 MB of JSON.
+  const steps = Array.from({ length: 250_000 }, (_, i) => [1000 + (i % 7), 500 + (i % 11)]);
+  const json = scenario({ duration_ms: 2000, tasks: [{ name: 'r', behavior: { kind: 'replay', steps_us: steps } }] });
+  assert(json.length > 4 << 20, `${json.length} bytes`);
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.evaluate(() => localStorage.clear());
+  await open(page, link(json));
+  const err = await page.locator('#error').count() ? await text(page, '#error') : '';
+  assertEqual(err, '', 'no error');
+  assertEqual((await text(page, '#scenario-title')).trim(), 'limits', 'the large scenario is shown');
+}, { timeout: 180_000 });
+
+test('a run the core stops is reported with its time and the last change before it, and the page stays usable', async ({ page }) => {
+  await openFresh(page, '#scenario=two-hogs');
+  await setNice(page, 'hog/1', 1);
+  await page.click('#btn-help');
+  await page.click('#btn-test-runaway');
+  await page.keyboard.press('Escape');
+  await page.click('#btn-end');
+  await page.waitForSelector('#run-stopped', { timeout: 30_000 });
+  // Two hogs at HZ 250 have instants at every 4 ms tick: the last one before the stop at
+  // 50 ms is the tick at 48 ms, where the run stays.
+  const msg = await text(page, '#run-stopped');
+  assert(/stopped at 48 ms/.test(msg), `message: ${msg}`);
+  assert(/hog\/1 nice 1/.test(msg), `the last change is named: ${msg}`);
+  const view = Number(await page.locator('#run').getAttribute('data-view-ns'));
+  assertEqual(view, 48_000_000, 'the view stays at the last good time');
+  assertEqual(await page.locator('#run').getAttribute('data-finished'), 'false', 'not finished');
+  // Still usable: going back works.
+  await page.click('#btn-start');
+  await page.waitForFunction(() => document.querySelector('#run').dataset.viewNs === '0', null, { timeout: 30_000 });
+  await page.evaluate(() => localStorage.clear());
+});
