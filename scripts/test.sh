@@ -2,7 +2,8 @@
 # The one command that sets up and runs every test:
 #   1. scripts/setup.sh (installs what is missing)
 #   2. cargo test --workspace (unit, integration and doc tests)
-#   3. trunk build --release of the web app
+#   3. trunk build --release of the web app, and the wasm files' size budget
+#      (scripts/wasm-budget.sh)
 #   4. a static server on 127.0.0.1 (a free port), and the headless-Chromium end-to-end tests
 #      in tests/e2e/ against it; the server is stopped on exit.
 # Exits non-zero if any step fails. The last line is the e2e summary, "N passed, N failed".
@@ -36,6 +37,7 @@ if cargo test --workspace; then log "cargo test: ok ($(step_time "$t"))"; else f
 t=$(date +%s)
 if bash scripts/build.sh; then
   log "trunk build: ok ($(step_time "$t"))"
+  bash scripts/wasm-budget.sh dist || failures+=("wasm size budget")
   SERVER_LOG="$(mktemp)"
   node scripts/static-server.mjs dist 0 >"$SERVER_LOG" 2>&1 &
   SERVER_PID=$!

@@ -2,9 +2,11 @@
 //! user's disk becomes the scenario on screen. Opening goes through the page's own navigation:
 //! the scenario is put in the fragment as a share link (`#s=`, contract §3), so Back, reload
 //! and "Copy share link" work as for any shared experiment, and the experiment that was on
-//! screen (and its stored edits) stays where it was. A trace is turned into a scenario by a
-//! measuring worker (`worker::measure::import_trace`, the CLI's `import-ftrace`); a file that is
-//! neither, or a scenario the core refuses, is named in an error and nothing changes.
+//! screen (and its stored edits) stays where it was. A measuring worker checks a scenario with
+//! the core (`worker::measure::check_scenario`) and turns a trace into one
+//! (`worker::measure::import_trace`, the CLI's `import-ftrace`), so the core stays out of the
+//! page; a file that is neither, or a scenario the core refuses, is named in an error and
+//! nothing changes.
 
 use gloo::file::callbacks::{read_as_text, FileReader};
 use web_sys::HtmlInputElement;
@@ -32,8 +34,10 @@ pub struct OpenFile {
     error: Option<String>,
     /// What an import that worked wants said (the importer's warnings).
     note: Option<String>,
-    /// The trace being turned into a scenario, for the messages.
-    trace_name: String,
+    /// The file being checked or turned into a scenario, for the messages.
+    file_name: String,
+    /// Whether that file is a scenario (else a trace).
+    is_scenario: bool,
 }
 
 /// Put `json` (plain JSON) in the fragment; the page's hashchange handler opens it.
@@ -57,7 +61,7 @@ impl Component for OpenFile {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        OpenFile { input: NodeRef::default(), reader: None, pool: Pool::default(), on: ctx.link().callback(Msg::Answer), busy: None, error: None, note: None, trace_name: String::new() }
+        OpenFile { input: NodeRef::default(), reader: None, pool: Pool::default(), on: ctx.link().callback(Msg::Answer), busy: None, error: None, note: None, file_name: String::new(), is_scenario: false }
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
@@ -82,22 +86,17 @@ impl Component for OpenFile {
             }
             Msg::Read(name, Ok(text)) => {
                 self.reader = None;
-                if looks_like_scenario(&text) {
-                    self.busy = None;
-                    let checked = fairground_sim::scenario::parse_jsonc(&text)
-                        .map_err(|e| e.to_string())
-                        .and_then(|v| fairground_sim::parse_scenario(&v.to_string()).map(|_| v.to_string()).map_err(|e| e.to_string()));
-                    match checked.and_then(|json| navigate(&json)) {
-                        Ok(()) => {}
-                        Err(e) => self.error = Some(format!("{name}: {e}")),
-                    }
+                self.is_scenario = looks_like_scenario(&text);
+                let req = if self.is_scenario {
+                    self.busy = Some(format!("Checking the scenario {name}…"));
+                    Request::CheckScenario { text }
                 } else {
                     self.busy = Some(format!("Turning the trace {name} into a scenario…"));
-                    self.trace_name = name;
-                    self.pool.cancel();
-                    let req = Request::ImportFtrace { text, policy: "eevdf-v6.12".into() };
-                    self.pool.send(0, Input::Measure(req), &self.on);
-                }
+                    Request::ImportFtrace { text, policy: "eevdf-v6.12".into() }
+                };
+                self.file_name = name;
+                self.pool.cancel();
+                self.pool.send(0, Input::Measure(req), &self.on);
             }
             Msg::Answer((gen, _, out)) => {
                 if gen != self.pool.gen() {
@@ -106,16 +105,25 @@ impl Component for OpenFile {
                 self.busy = None;
                 self.pool.cancel();
                 match out {
+                    Output::Measured { answer: Answer::Checked(json), .. } => {
+                        if let Err(e) = navigate(&json) {
+                            self.error = Some(format!("{}: {e}", self.file_name));
+                        }
+                    }
+                    Output::Measured { answer: Answer::Failed { message }, .. } if self.is_scenario => {
+                        self.error = Some(format!("{}: {message}", self.file_name));
+                    }
                     Output::Measured { answer: Answer::Imported(imp), .. } => {
                         if let Err(e) = navigate(&imp.scenario) {
                             self.error = Some(e);
                         } else if !imp.warnings.is_empty() {
-                            self.note = Some(format!("{} imported ({} tasks), with warnings: {}", self.trace_name, imp.tasks, imp.warnings.join("; ")));
+                            self.note = Some(format!("{} imported ({} tasks), with warnings: {}", self.file_name, imp.tasks, imp.warnings.join("; ")));
                         }
                     }
                     Output::Measured { answer: Answer::Failed { message }, .. } => {
-                        self.error = Some(format!("{} is not a scenario, and not an ftrace text Fairground can read: {message}", self.trace_name));
+                        self.error = Some(format!("{} is not a scenario, and not an ftrace text Fairground can read: {message}", self.file_name));
                     }
+                    Output::Crashed { message } if self.is_scenario => self.error = Some(format!("The worker crashed checking the scenario ({message}).")),
                     Output::Crashed { message } => self.error = Some(format!("The worker crashed reading the trace ({message}).")),
                     _ => self.error = Some("The worker gave an unexpected answer.".into()),
                 }

@@ -33,6 +33,9 @@ pub enum Request {
     /// A Linux ftrace text (`/sys/kernel/tracing/trace`, `trace-cmd report`) as a scenario whose
     /// tasks replay what the trace saw them do, under `policy`.
     ImportFtrace { text: String, policy: String },
+    /// A scenario file's text (JSON, or JSONC with comments) checked by the core, so that the
+    /// page opens only a scenario the simulator accepts.
+    CheckScenario { text: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -42,6 +45,8 @@ pub enum Answer {
     Histogram(LogHist),
     Swept(SweepFigures),
     Imported(ImportedTrace),
+    /// The checked scenario as plain JSON (what a share link holds).
+    Checked(String),
     /// The request was refused: the message names the problem (a bad line of B, a scenario
     /// the core refuses, a task that does not exist).
     Failed { message: String },

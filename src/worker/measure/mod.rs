@@ -34,6 +34,7 @@ pub fn answer(req: Request) -> Answer {
         Request::Compare { text, b } => compare_ab(&text, &b).map(Answer::Compared),
         Request::Histogram { text, task, width_us, preempt } => histogram(&text, &task, width_us, preempt).map(Answer::Histogram),
         Request::ImportFtrace { text, policy } => import_trace(&text, &policy).map(Answer::Imported),
+        Request::CheckScenario { text } => check_scenario(&text).map(Answer::Checked),
         Request::SweepPoint { text, path, value, by } => {
             sweep_point(&text, &path, &value, by.as_ref().map(|(p, v)| (p.as_str(), v.as_str()))).map(Answer::Swept)
         }
@@ -132,6 +133,15 @@ pub fn import_trace(text: &str, policy: &str) -> Result<ImportedTrace, String> {
     let v = parse_scenario(&scenario).map_err(|e| format!("the scenario made from the trace is not valid: {e}"))?;
     scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
     Ok(ImportedTrace { scenario, tasks: imp.tasks.len(), span_ns: imp.end_ns.saturating_sub(imp.start_ns), warnings: imp.warnings })
+}
+
+/// A scenario file's text (JSON or JSONC) as plain JSON, if the core accepts the scenario; the
+/// error is the core's message.
+pub fn check_scenario(text: &str) -> Result<String, String> {
+    let v = scenario::parse_jsonc(text).map_err(|e| e.to_string())?;
+    let json = v.to_string();
+    parse_scenario(&json).map_err(|e| e.to_string())?;
+    Ok(json)
 }
 
 /// Most linear buckets: a width far below the samples' spread would make millions.

@@ -425,3 +425,13 @@ fn the_histogram_shown_first_is_of_what_b_changes() {
     assert_eq!(ok(compare_ab(hb, "workloads[0].latency_nice=19")).focus.as_deref(), Some("workload hb"));
     assert_eq!(ok(compare_ab(ALONE, "tasks[0].nice=3")).focus.as_deref(), Some("cyc"));
 }
+
+#[test]
+fn a_scenario_file_is_checked_by_the_core_and_comes_back_as_plain_json() {
+    let json = ok(check_scenario("// a comment, as scenario files may have\n{ \"format\": \"fairground-scenario/1\", \"name\": \"x\", \"duration_ms\": 50,\n  \"scheduler\": { \"policy\": \"cfs-v6.2\" }, \"tasks\": [ { \"name\": \"h\", \"behavior\": { \"kind\": \"hog\" } } ] }"));
+    assert!(json.starts_with('{') && !json.contains("comment"), "{json}");
+    assert!(fairground_sim::parse_scenario(&json).is_ok());
+    let e = check_scenario(r#"{ "format": "fairground-scenario/1", "name": "x", "duration_ms": -5, "tasks": [] }"#).unwrap_err();
+    assert!(e.contains("duration_ms"), "{e}");
+    assert!(matches!(answer(Request::CheckScenario { text: "{ broken".into() }), Answer::Failed { .. }));
+}

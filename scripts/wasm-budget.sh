@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The first load's size budget: each wasm file of the built site, gzipped (gzip -9, as
+# scripts/build.sh prints them), against its budget. Exits 1, naming the file, if one is over;
+# scripts/test.sh runs it after the build.   bash scripts/wasm-budget.sh [dist]
+# The budgets are what the build reached (page 352 508, worker 248 755 bytes) plus about 5 %.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$REPO_ROOT"
+dist="${1:-dist}"
+over=0
+check() { # name, glob, budget
+  local files=("$dist"/$2)
+  if [ ${#files[@]} != 1 ] || [ ! -f "${files[0]}" ]; then
+    echo "wasm budget: expected one $1 wasm file ($2) in $dist/" >&2
+    over=1
+    return
+  fi
+  local raw gz
+  raw=$(wc -c <"${files[0]}")
+  gz=$(gzip -9c "${files[0]}" | wc -c)
+  if [ "$gz" -le "$3" ]; then
+    log "wasm budget: $1 $(basename "${files[0]}"): $raw bytes, $gz gzipped, within $3"
+  else
+    echo "wasm budget: $1 $(basename "${files[0]}"): $gz bytes gzipped, OVER its budget of $3" >&2
+    over=1
+  fi
+}
+check page 'fairground-app-*_bg.wasm' 370000
+check worker 'fairground-worker_bg.wasm' 261000
+exit "$over"
