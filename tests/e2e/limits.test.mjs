@@ -27,7 +27,12 @@ async function setNice(page, task, value) {
   await page.waitForSelector('#notice:has-text("recorded")');
 }
 
-const niceOf = (page, task) => page.locator(`#tasks-table tr[data-task="${task}"] input.edit-nice`).inputValue();
+/** A task's nice once the run is at its end (an edit applies from the µs after it was made). */
+async function niceOf(page, task) {
+  await page.click('#btn-end');
+  await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
+  return page.locator(`#tasks-table tr[data-task="${task}"] input.edit-nice`).inputValue();
+}
 
 const scenario = (extra) => JSON.stringify({
   format: 'fairground-scenario/1', name: 'limits', duration_ms: 1000, scheduler: { policy: 'cfs-v6.2' }, ...extra,
@@ -120,8 +125,8 @@ test('two tabs on one scenario warn each other', async ({ page, context }) => {
 });
 
 test('a scenario too large for the old 4 MiB link limit opens from its link', async ({ page }) => {
-  // 250,000 replay steps: about 5 MB of JSON.
-  const steps = Array.from({ length: 250_000 }, (_, i) => [1000 + (i % 7), 500 + (i % 11)]);
+  // 500,000 replay steps: about 5.5 MB of JSON.
+  const steps = Array.from({ length: 500_000 }, (_, i) => [1000 + (i % 7), 500 + (i % 11)]);
   const json = scenario({ duration_ms: 2000, tasks: [{ name: 'r', behavior: { kind: 'replay', steps_us: steps } }] });
   assert(json.length > 4 << 20, `${json.length} bytes`);
   await page.goto(BASE_URL, { waitUntil: 'load' });

@@ -12,7 +12,8 @@
 //!   costs (values below 1 ns are refused when the file is read); `hog`: 0;
 //! - `hackbench`: `groups × fds × fds × loops × 2` message events × 4, or fewer when the
 //!   messages' CPU cost cannot fit in the run: at most `cpus × D / (2 × msg_us)` messages;
-//! - `schbench`: `messengers × workers × D / (sleep_us + cputime_us + 1 µs)` × 4;
+//! - `schbench`: `messengers × (1 + workers) × D / (sleep_us + workers × msg_us + 1 µs)` × 4:
+//!   a messenger's round does not wait for its workers (a busy one skips it);
 //! - every `timeline` entry: 1 + 8 per task it changes (a set dequeues, reweights, enqueues
 //!   and may reschedule), or 8 per CPU for a cgroup.
 //!
@@ -103,9 +104,12 @@ pub fn estimate(s: &Scenario) -> CostEstimate {
                 };
                 within * 2 * EVENTS_PER_WAKEUP
             }
-            WorkloadKind::Schbench { messengers, workers, sleep_us, cputime_us, .. } => {
-                let round_ns = (u128::from(sleep_us) + u128::from(cputime_us) + 1) * 1000;
-                u128::from(messengers) * u128::from(workers) * (d / round_ns) * EVENTS_PER_WAKEUP
+            WorkloadKind::Schbench { messengers, workers, sleep_us, msg_us, .. } => {
+                // A messenger does not wait for its workers: a busy worker skips the round. So a
+                // round is as short as the messenger's sleep and its messages, and each round
+                // wakes the messenger and tries each of its workers.
+                let round_ns = (u128::from(sleep_us) + u128::from(workers) * u128::from(msg_us) + 1) * 1000;
+                u128::from(messengers) * (1 + u128::from(workers)) * (d / round_ns) * EVENTS_PER_WAKEUP
             }
         };
     }
