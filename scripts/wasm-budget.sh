@@ -2,7 +2,9 @@
 # The first load's size budget: each wasm file of the built site, gzipped (gzip -9, as
 # scripts/build.sh prints them), against its budget. Exits 1, naming the file, if one is over;
 # scripts/test.sh runs it after the build.   bash scripts/wasm-budget.sh [dist]
-# The budgets are what the build reached (page 352 508, worker 248 755 bytes) plus about 5 %.
+# The budgets are what the build reached plus a few per cent: at the re-layout the page was
+# 352 508 and the worker 248 755 bytes; the core's costs, runaway guards, hashed validation
+# and streaming export then took the worker to 268 119, and saved work the page to 360 985.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$REPO_ROOT"
@@ -26,5 +28,5 @@ check() { # name, glob, budget
   fi
 }
 check page 'fairground-app-*_bg.wasm' 370000
-check worker 'fairground-worker_bg.wasm' 261000
+check worker 'fairground-worker_bg.wasm' 276000
 exit "$over"

@@ -99,9 +99,9 @@ impl App {
                     <div id="saved-error" class="error" role="alert">
                         <p>{ why }</p>
                         <p>
-                            <button id="btn-download-saved" onclick={link.callback(|_| Msg::DownloadSaved)}>{ "Download my saved scenario" }</button>
+                            <button id="btn-download-saved" onclick={link.callback(|_| Msg::DownloadSaved)}>{ "Download my scenario" }</button>
                             { " " }
-                            <button id="btn-discard-saved" class="ghost" onclick={link.callback(|_| Msg::DiscardSaved)}>{ "Discard the saved edits" }</button>
+                            <button id="btn-discard-saved" class="ghost" onclick={link.callback(|_| Msg::DiscardSaved)}>{ "Discard its saved edits" }</button>
                         </p>
                     </div>
                 }

@@ -158,3 +158,28 @@ test('a run the core stops is reported with its time and the last change before 
   await page.waitForFunction(() => document.querySelector('#run').dataset.viewNs === '0', null, { timeout: 30_000 });
   await page.evaluate(() => localStorage.clear());
 });
+
+test('a worker that dies twice at the same time is not restarted into it: the default scenario is shown, and the scenario is offered for download', async ({ page }) => {
+  await openFresh(page, '#scenario=nice-0-vs-5');
+  await setNice(page, 'nice5', 2);
+  await page.click('#btn-step-tick');
+  await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) > 0, null, { timeout: 30_000 });
+  await page.click('#btn-help');
+  await page.click('#btn-crash');
+  await page.waitForSelector('#notice:has-text("worker stopped")', { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('#run')?.dataset.restarts === '1' && !document.querySelector('#status'), null, { timeout: 30_000 });
+  if (!(await page.locator('#btn-crash').isVisible())) await page.click('#btn-help');
+  await page.click('#btn-crash');
+  await page.waitForSelector('#saved-error', { timeout: 30_000 });
+  await page.keyboard.press('Escape');
+  await settle(page);
+  const err = await text(page, '#saved-error');
+  assert(/stopped twice/.test(err) && /kept for download/.test(err), `message: ${err}`);
+  assert(/crashed twice/.test(await text(page, '#error')), 'the error names the cause');
+  assertEqual((await text(page, '#scenario-title')).trim(), DEFAULT_TITLE, 'the default scenario is shown');
+  const dl = await download(page, '#btn-download-saved');
+  const saved = JSON.parse(dl.bytes.toString());
+  assertEqual(saved.name, 'nice 0 vs nice 5', 'the download is the user\'s scenario');
+  assert(JSON.stringify(saved.timeline).includes('"nice":2'), 'with its edit');
+  await page.evaluate(() => localStorage.clear());
+}, { timeout: 120_000 });

@@ -315,6 +315,7 @@ impl Component for App {
                 self.open_current(ctx);
             }
             Msg::HashChanged => {
+                self.saved_error = None;
                 if self.index.is_some() {
                     self.open_current(ctx);
                 }
@@ -496,18 +497,39 @@ impl App {
             self.sched_error = Some(format!("The simulator crashed while building this run ({why}). Change the scenario or pick another."));
             return;
         }
-        self.notice = Some(if again {
-            format!(
-                "The simulation worker stopped again at {} ({why}): this run crashes the simulator there. A new worker was started at time 0 with your scenario and edits.",
-                format::fmt_time(view)
-            )
-        } else {
-            format!("The simulation worker stopped ({why}). A new one was started with your scenario and edits.")
-        });
+        if again {
+            return self.give_up_on_run(ctx, view, &why);
+        }
+        self.notice = Some(format!("The simulation worker stopped ({why}). A new one was started with your scenario and edits."));
         if let Some(text) = self.text.clone() {
-            self.resume_ns = (!again).then_some(view);
+            self.resume_ns = Some(view);
             self.load(ctx, text, Origin::Restart);
         }
+    }
+
+    /// A second death at or before the same time: the run would die there again, so stop
+    /// retrying. Keep the user's scenario (edits included) on offer for download, and show
+    /// the default scenario with the cause.
+    fn give_up_on_run(&mut self, ctx: &Context<Self>, view: u64, why: &str) {
+        let at = format::fmt_time(view);
+        self.saved_error = Some((
+            format!(
+                "The simulation worker stopped twice at {at} ({why}): this scenario crashes the simulator there, so it is not run again. Your scenario, with its edits, is kept for download."
+            ),
+            self.text.clone().unwrap_or_default(),
+        ));
+        self.info = None;
+        self.notice = None;
+        if self.opened.stem.as_deref() == Some(DEFAULT_STEM) {
+            self.loading = false;
+            return;
+        }
+        let index = self.index_loaded();
+        self.generation = self.generation.wrapping_add(1);
+        self.loading = true;
+        let generation = self.generation;
+        let cause = format!("The simulator crashed twice at {at} on this scenario ({why}).");
+        ctx.link().send_future(async move { Msg::Opened(generation, open::fallback(cause, open::index_entry(&index, DEFAULT_STEM)).await) });
     }
 
     fn load(&mut self, ctx: &Context<Self>, text: String, origin: Origin) {
