@@ -28,9 +28,10 @@ pub fn link_options(hash: &str) -> (LinkOptions, Vec<String>) {
                 Ok(n) if n >= 1 => o.step = Some(n - 1),
                 _ => errors.push(format!("The link's \"step={}\" is not a step number (steps are numbered from 1).", short(v))),
             },
+            // A scenario's seed holds at most 2^53 (what a JSON number holds exactly).
             "seed" => match v.parse::<u64>() {
-                Ok(n) => o.seed = Some(n),
-                Err(_) => errors.push(format!("The link's \"seed={}\" is not a whole number from 0 to {}.", short(v), u64::MAX)),
+                Ok(n) if n <= 1 << 53 => o.seed = Some(n),
+                _ => errors.push(format!("The link's \"seed={}\" is not a whole number from 0 to {}.", short(v), 1u64 << 53)),
             },
             "present" => match v {
                 "1" | "" | "true" => o.present = true,
@@ -133,6 +134,10 @@ mod tests {
         assert_eq!(exercise_link("#exercise=wakeup-clamp", &kinds), Some(Ok(("wakeup-clamp".into(), 1))));
         assert!(exercise_link("#exercise=nope&seed=1", &kinds).is_some_and(|r| r.is_err_and(|e| e.contains("no exercise kind \"nope\""))));
         assert!(exercise_link("#exercise=cfs-pick&seed=-3", &kinds).is_some_and(|r| r.is_err_and(|e| e.contains("seed=-3"))));
+        // A scenario's seed holds at most 2^53: beyond, the link is refused with the range.
+        assert_eq!(exercise_link("#exercise=cfs-pick&seed=9007199254740992", &kinds), Some(Ok(("cfs-pick".into(), 1 << 53))));
+        assert!(exercise_link("#exercise=cfs-pick&seed=9007199254740993", &kinds)
+            .is_some_and(|r| r.is_err_and(|e| e.contains("from 0 to 9007199254740992"))));
         assert_eq!(
             link_options(&with_options("exercise=cfs-pick", &LinkOptions { seed: Some(7), step: None, present: true })),
             (LinkOptions { seed: Some(7), step: None, present: true }, vec![])

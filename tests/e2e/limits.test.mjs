@@ -183,3 +183,10 @@ test('a worker that dies twice at the same time is not restarted into it: the de
   assert(JSON.stringify(saved.timeline).includes('"nice":2'), 'with its edit');
   await page.evaluate(() => localStorage.clear());
 }, { timeout: 120_000 });
+
+test('an exercise link with a seed beyond 2^53 names the range and shows the default scenario', async ({ page }) => {
+  await open(page, '#exercise=cfs-pick&seed=9007199254740993');
+  const err = await text(page, '#error');
+  assert(/from 0 to 9007199254740992/.test(err), `error: ${err}`);
+  assertEqual((await text(page, '#scenario-title')).trim(), DEFAULT_TITLE, 'the default scenario is shown');
+});
