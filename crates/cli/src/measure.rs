@@ -9,8 +9,9 @@ use std::process::ExitCode;
 
 use crate::{emit, printable};
 
-pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--json]
-                                run FILE under two variants (same seed) and print what changed,
+pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--first-divergence [N]] [--json]
+                                run FILE under two variants (same seed) and print what changed
+                                (with --first-divergence: the first N decisions where they part),
                                 e.g. --a scheduler.features.latency_max_clamp_wakeup=true
                                      --b scheduler.features.latency_max_clamp_wakeup=false
   samples FILE                  every wakeup-latency and preempt-delay sample of a run, as CSV
@@ -31,11 +32,21 @@ fn read(file: &str) -> Result<String, String> {
 
 pub fn compare_cmd(args: &[String]) -> ExitCode {
     let (mut file, mut a, mut b, mut json_out, mut side) = (None, Vec::<Assignment>::new(), Vec::<Assignment>::new(), false, 0);
-    for arg in args {
+    let mut diverge = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
         match arg.as_str() {
             "--a" => side = 1,
             "--b" => side = 2,
             "--json" => json_out = true,
+            "--first-divergence" => {
+                // An optional count follows: how many diverging decisions to list.
+                let n = it.clone().next().and_then(|x| x.parse::<usize>().ok());
+                if n.is_some() {
+                    it.next();
+                }
+                diverge = Some(n.unwrap_or(1).clamp(1, 1000));
+            }
             s if side == 0 && file.is_none() && !s.starts_with('-') => file = Some(s.to_string()),
             s => match parse_assignment(s) {
                 Ok(x) if side == 1 => a.push(x),
@@ -50,6 +61,9 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
+    if let Some(n) = diverge {
+        return first_divergence(&file, &text, &a, &b, n, json_out);
+    }
     let c = match compare(&text, &a, &b, &Limits::NATIVE) {
         Ok(c) => c,
         Err(e) => return fail(format!("{file}: {e}")),
@@ -62,6 +76,30 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
     for r in c.rows.iter().filter(|r| r.a.is_some() || r.b.is_some()) {
         let pct = r.change_pct.map_or(String::new(), |p| format!("{p:+.1}%"));
         out.push_str(&format!("{:<24} {:<20} {:>14} {:>14} {:>9}\n", printable(&r.name), printable(&r.figure), f(r.a), f(r.b), pct));
+    }
+    emit(&out)
+}
+
+/// `compare --first-divergence [N]`: the first N decisions at which runs A and B part ways,
+/// each side in words (from both runs' decision logs).
+fn first_divergence(file: &str, text: &str, a: &[Assignment], b: &[Assignment], n: usize, json_out: bool) -> ExitCode {
+    use fairground_sim::measure::diverge::{divergences, log_of, namer, run_logged};
+    let runs = run_logged(text, a, &Limits::NATIVE).and_then(|ra| run_logged(text, b, &Limits::NATIVE).map(|rb| (ra, rb)));
+    let (ra, rb) = match runs {
+        Ok(r) => r,
+        Err(e) => return fail(format!("{}: {}", printable(file), printable(&e.to_string()))),
+    };
+    let names = namer(&ra);
+    let d = divergences(log_of(&ra), log_of(&rb), n, &names);
+    if json_out {
+        return emit(&(serde_json::to_string_pretty(&d).unwrap_or_default() + "\n"));
+    }
+    if d.is_empty() {
+        return emit("A and B make the same decisions throughout the run.\n");
+    }
+    let mut out = String::new();
+    for x in &d {
+        out += &format!("decision {} at {:.6} ms:\n  A: {}\n  B: {}\n", x.index, x.at_ns as f64 / 1e6, printable(&x.a_text), printable(&x.b_text));
     }
     emit(&out)
 }

@@ -56,3 +56,22 @@ fn latency_prints_the_delay_table() {
     assert_eq!(code, 0);
     assert!(text.contains("Avg delay ms") && text.contains("hog/0") && text.contains("hog/1"), "{text}");
 }
+
+/// `compare --first-divergence`: on the clamp lesson the runs part where the clamp lets a
+/// light waker preempt in A and not in B; the same variant twice never parts.
+#[test]
+fn compare_first_divergence() {
+    let (code, out, err) = fg(&[
+        "compare", LESSON, "--a", "scheduler.features.latency_max_clamp_wakeup=true", "--b", "scheduler.features.latency_max_clamp_wakeup=false",
+        "--first-divergence", "3", "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let d = v.as_array().expect("list");
+    assert_eq!(d.len(), 3);
+    assert!(d[0]["a_text"].as_str().is_some_and(|t| t.contains("→ preempts")), "{}", d[0]);
+    assert!(d[0]["b_text"].as_str().is_some_and(|t| t.contains("does not preempt")), "{}", d[0]);
+    let (code, out, _) = fg(&["compare", LESSON, "--a", "machine.hz=250", "--b", "machine.hz=250", "--first-divergence"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("same decisions"), "{out}");
+}
