@@ -94,6 +94,8 @@ impl App {
     /// most often what led there.
     pub(super) fn stop_report(&self, at_ns: u64, why: &str) -> String {
         let last = self.text.as_deref().and_then(|t| last_change_before(t, at_ns));
+        // The core's message starts with the time, which the sentence below already gives.
+        let why = why.strip_prefix("the run stopped at ").and_then(|w| w.split_once(" ns: ")).map_or(why, |(_, w)| w);
         let mut s = format!("The run stopped at {} and cannot go further: {why}.", format::fmt_time(at_ns));
         match last {
             Some(c) => s += &format!(" The last change before then: {c}."),
