@@ -63,3 +63,30 @@ pub struct AbTraces {
     pub b: Vec<WireSlice>,
     pub duration_ns: u64,
 }
+
+/// "Which change did it?": an A/B taken apart change by change (`Request::Ablate`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct AblationTable {
+    /// The figure explained, as asked ("task:waker/0:preemptions").
+    pub figure: String,
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    /// Most explaining first.
+    pub rows: Vec<AblationRow>,
+    /// Pairs whose joint effect from A is not the sum of their own: (first, second, joint, sum).
+    pub interactions: Vec<(String, String, f64, f64)>,
+    pub runs: usize,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct AblationRow {
+    pub path: String,
+    /// The value on each side, as JSON text ("(default)" when the file leaves it out).
+    pub a: String,
+    pub b: String,
+    /// A with this change, minus A; B minus B without it.
+    pub forward: Option<f64>,
+    pub backward: Option<f64>,
+    /// Share of the A→B change, in percent.
+    pub share_pct: Option<f64>,
+}

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::wire::ab::AbTable;
+use crate::wire::ab::{AblationTable, AbTable};
 use crate::wire::sweep::SweepFigures;
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -36,12 +36,17 @@ pub enum Request {
     /// A scenario file's text (JSON, or JSONC with comments) checked by the core, so that the
     /// page opens only a scenario the simulator accepts.
     CheckScenario { text: String },
+    /// "Which change did it?": the A/B of `text` (A) and `text` with the lines of `b` (B),
+    /// or of a preset's two sides ("clamps", "complete-eevdf"), taken apart change by change
+    /// on `figure` (`task:NAME:p99`, `workload:NAME:completion`, …).
+    Ablate { text: String, b: String, preset: Option<String>, figure: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub enum Answer {
     Exported(Exported),
     Compared(AbTable),
+    Ablated(AblationTable),
     Histogram(LogHist),
     Swept(SweepFigures),
     Imported(ImportedTrace),

@@ -9,7 +9,7 @@ use fairground_sim::report::{CgroupReport, LatencyStats, Report, TaskReport, Wor
 use fairground_sim::scenario::{self, Limits};
 
 use super::{file_stem, pct_table};
-use crate::wire::ab::{AbHist, AbLine, AbTable, AbTask, AbTraces};
+use crate::wire::ab::{AbHist, AblationRow, AblationTable, AbLine, AbTable, AbTask, AbTraces};
 use crate::wire::proto::WireSlice;
 
 /// Most scheduler events (the core's estimate, pessimistic for hackbench, whose loops it counts
@@ -207,5 +207,38 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
         focus: shown_first,
         hists,
         traces,
+    })
+}
+
+/// "Which change did it?" in the browser: the A/B taken apart change by change, the runs one
+/// after another in this worker, within the browser's limits.
+pub fn ablate_ab(text: &str, b: &str, preset: Option<&str>, figure: &str) -> Result<AblationTable, String> {
+    use fairground_sim::measure::ablate::{ablate, preset as sides, run_in_order, Figure};
+    let fig = Figure::parse(figure.trim())?;
+    let (a_set, b_set) = match preset {
+        Some(p) => sides(p).ok_or_else(|| format!("there is no preset \"{p}\" (known: clamps, complete-eevdf)"))?,
+        None => (Vec::new(), parse_changes(b)?),
+    };
+    let runner = run_in_order(Limits::BROWSER);
+    let r = ablate(text, &a_set, &b_set, &fig, &runner).map_err(|e| e.to_string())?;
+    let value = |v: &Option<serde_json::Value>| v.as_ref().map_or("(default)".to_string(), |x| x.to_string());
+    Ok(AblationTable {
+        figure: figure.trim().to_string(),
+        a: r.a,
+        b: r.b,
+        rows: r
+            .effects
+            .iter()
+            .map(|e| AblationRow {
+                path: e.switch.path.clone(),
+                a: value(&e.switch.a),
+                b: value(&e.switch.b),
+                forward: e.forward,
+                backward: e.backward,
+                share_pct: e.share_pct,
+            })
+            .collect(),
+        interactions: r.interactions.iter().map(|i| (i.first.clone(), i.second.clone(), i.joint, i.sum)).collect(),
+        runs: r.runs,
     })
 }

@@ -35,6 +35,7 @@ pub fn answer(req: Request) -> Answer {
         Request::Histogram { text, task, width_us, preempt } => histogram(&text, &task, width_us, preempt).map(Answer::Histogram),
         Request::ImportFtrace { text, policy } => import_trace(&text, &policy).map(Answer::Imported),
         Request::CheckScenario { text } => check_scenario(&text).map(Answer::Checked),
+        Request::Ablate { text, b, preset, figure } => ab::ablate_ab(&text, &b, preset.as_deref(), &figure).map(Answer::Ablated),
         Request::SweepPoint { text, path, value, by } => {
             sweep_point(&text, &path, &value, by.as_ref().map(|(p, v)| (p.as_str(), v.as_str()))).map(Answer::Swept)
         }

@@ -435,3 +435,19 @@ fn a_scenario_file_is_checked_by_the_core_and_comes_back_as_plain_json() {
     assert!(e.contains("duration_ms"), "{e}");
     assert!(matches!(answer(Request::CheckScenario { text: "{ broken".into() }), Answer::Failed { .. }));
 }
+
+/// "Which change did it?" in the worker: on the clamp lesson, with the three clamp sites as
+/// the preset, the wakeup clamp explains all of the wakers' extra preemptions; B's typed
+/// lines work the same way; a bad figure or preset is named.
+#[test]
+fn ablation_in_the_worker() {
+    let text = include_str!("../../../static/scenarios/clamp-lesson.json");
+    let t = super::ab::ablate_ab(text, "", Some("clamps"), "task:waker/0:preemptions").expect("ablates");
+    assert_eq!(t.runs, 8);
+    assert_eq!(t.rows[0].path, "scheduler.features.latency_max_clamp_wakeup");
+    assert!(t.rows[0].share_pct.is_some_and(|s| (s - 100.0).abs() < 1e-9), "{:?}", t.rows[0]);
+    let typed = super::ab::ablate_ab(text, "scheduler.features.latency_max_clamp_wakeup=false\nmachine.hz=1000", None, "task:waker/0:preemptions").expect("ablates");
+    assert_eq!(typed.runs, 4);
+    assert!(super::ab::ablate_ab(text, "", Some("clamps"), "task:waker/0:p42").unwrap_err().contains("p42"));
+    assert!(super::ab::ablate_ab(text, "", Some("nope"), "task:waker/0:p99").unwrap_err().contains("no preset"));
+}

@@ -12,6 +12,7 @@ use yew::prelude::*;
 
 mod ab_charts;
 mod ab_view;
+mod ablate;
 
 use crate::page::app::now_ms;
 use crate::page::export_web::{save_canvas_png, save_text, Handoff, Ping};
@@ -64,6 +65,8 @@ pub enum Msg {
     HistPng,
     /// Once a second while a request runs: show how long it has been running.
     Tick,
+    /// "Which change did it?" asked for the A/B of one change: B is that line alone.
+    AbOf(String),
 }
 
 pub struct MeasurePanel {
@@ -220,7 +223,7 @@ impl MeasurePanel {
                 self.hist = Some(h);
                 self.hist_drawn = false;
             }
-            Answer::Swept(_) | Answer::Imported(_) | Answer::Checked(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
+            Answer::Swept(_) | Answer::Imported(_) | Answer::Checked(_) | Answer::Ablated(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
             Answer::Failed { message } => {
                 if job == Job::Perfetto {
                     self.perfetto = None;
@@ -252,6 +255,15 @@ fn hist_sets(doc: &Value) -> Vec<String> {
     out.extend(entry_names(doc, "workloads").into_iter().map(|n| format!("workload {n}")));
     out.extend(entry_names(doc, "cgroups").into_iter().map(|n| format!("cgroup {n}")));
     out
+}
+
+/// The figure "Which change did it?" offers first: the first task's p99 wakeup latency (its
+/// first instance's, when it has several).
+fn first_task_figure(doc: &Value) -> String {
+    let Some(t) = doc.pointer("/tasks/0") else { return String::new() };
+    let name = t.get("name").and_then(Value::as_str).unwrap_or_default();
+    let many = t.get("count").and_then(Value::as_u64).is_some_and(|c| c > 1);
+    format!("task:{name}{}:p99", if many { "/0" } else { "" })
 }
 
 /// "p99.5_us" as schbench heads its line: "99.5th".
@@ -373,6 +385,11 @@ impl Component for MeasurePanel {
                 self.typed = None;
             }
             Msg::Typed(t) => self.typed = Some(t),
+            Msg::AbOf(line) => {
+                self.typed = Some(line);
+                let b = self.changes(&doc_of(&ctx.props().text));
+                self.send(ctx, Job::Compare, |text| Request::Compare { text, b });
+            }
             Msg::Compare => {
                 let b = self.changes(&doc_of(&ctx.props().text));
                 self.send(ctx, Job::Compare, |text| Request::Compare { text, b });
@@ -525,6 +542,9 @@ impl Component for MeasurePanel {
                     <ab_charts::AbCharts ab={t.clone()} />
                     <details><summary>{ "As text" }</summary><pre id="ab-text">{ &t.text }</pre></details>
                 }
+                <ablate::Ablate text={ctx.props().text.clone()} b={self.changes(&doc)}
+                    figure={first_task_figure(&doc)}
+                    on_ab={link.callback(Msg::AbOf)} />
                 <h4>{ "Latency histogram" }</h4>
                 <div class="ab-choose">
                     <label for="hist-of">{ "Of" }</label>

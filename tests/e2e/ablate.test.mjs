@@ -1,0 +1,22 @@
+// End-to-end test of "Which change did it?" in the Export and A/B panel
+// (src/page/panels/measure/ablate.rs): the seed-000 question on the clamp lesson.
+import { test, assert, assertEqual, openFresh } from './harness.mjs';
+
+test('which change did it: on clamp-lesson the wakeup clamp ranks first, and its row opens its A/B', async ({ page }) => {
+  await openFresh(page, '#scenario=clamp-lesson', '#measure');
+  await page.selectOption('#ablate-preset', 'clamps');
+  await page.fill('#ablate-figure', 'task:waker/0:preemptions');
+  await page.locator('#ablate-figure').dispatchEvent('change');
+  await page.click('#btn-ablate');
+  await page.waitForSelector('#ablate-table tbody tr', { timeout: 60_000 });
+  const rows = await page.locator('#ablate-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.path));
+  assertEqual(rows.length, 3, 'three clamp sites');
+  assertEqual(rows[0], 'scheduler.features.latency_max_clamp_wakeup', 'the wakeup clamp first');
+  const share = await page.locator('#ablate-table tbody tr').first().locator('td.share').innerText();
+  assert(/100\.0 %/.test(share), `its share: ${share}`);
+  assert(/every combination was run/.test(await page.locator('#ablate-interactions').innerText()), 'no interaction among the three');
+  // Its row: the A/B of that change alone, run at once.
+  await page.locator('#ablate-table tbody tr').first().locator('button.ablate-ab').click();
+  await page.waitForSelector('#ab-result table.ab-task', { timeout: 60_000 });
+  assertEqual((await page.locator('#ab-changes').inputValue()).trim(), 'scheduler.features.latency_max_clamp_wakeup=false', 'B is that change alone');
+}, { timeout: 120_000 });
