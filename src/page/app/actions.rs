@@ -101,7 +101,7 @@ impl App {
 
     pub(super) fn key(&mut self, ctx: &Context<Self>, k: KeyboardEvent) -> bool {
         let (t0, span) = self.win;
-        let msg = match k.key().as_str() {
+        let msg = match super::key_of(&k).as_str() {
             " " => Msg::PlayPause,
             "ArrowRight" if k.shift_key() => Msg::StepEvent,
             "ArrowLeft" if k.shift_key() => Msg::StepBackEvent,

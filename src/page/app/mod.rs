@@ -214,7 +214,10 @@ impl Component for App {
         });
         let keydown = window.as_ref().and_then(|w| w.document()).map(|d| {
             let link = ctx.link().clone();
-            EventListener::new(&d, "keydown", move |e| {
+            // Not passive: a key the page handles must not also do the browser's default
+            // (PageDown from a clicker scrolling the projector away, Space clicking a button).
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            EventListener::new_with_options(&d, "keydown", opts, move |e| {
                 if let Some(k) = e.dyn_ref::<KeyboardEvent>() {
                     if wants_key(k) {
                         e.prevent_default();
@@ -453,11 +456,22 @@ fn wants_key(k: &KeyboardEvent) -> bool {
         return false;
     }
     matches!(
-        k.key().as_str(),
+        key_of(k).as_str(),
         " " | "ArrowLeft" | "ArrowRight" | "." | "," | "Home" | "End" | "[" | "]" | "w" | "s" | "a" | "d" | "0" | "?" | "Escape" | "l"
             // Lessons and presenting (app/teach.rs).
             | "PageDown" | "PageUp" | "n" | "b" | "p" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"
     )
+}
+
+/// The key as the shortcuts name it: a letter in lower case whatever Shift or Caps Lock say
+/// (Shift with the arrows keeps its own meaning: they are not letters).
+pub(crate) fn key_of(k: &KeyboardEvent) -> String {
+    let key = k.key();
+    if key.chars().count() == 1 && key.chars().all(|c| c.is_ascii_alphabetic()) {
+        key.to_ascii_lowercase()
+    } else {
+        key
+    }
 }
 
 pub fn now_ms() -> f64 {

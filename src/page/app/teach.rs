@@ -290,7 +290,7 @@ impl App {
 
     /// Keys for lessons and presenting (the page's other keys are in `actions.rs`).
     pub(super) fn teach_key(&mut self, ctx: &Context<Self>, k: &KeyboardEvent) -> bool {
-        let key = k.key();
+        let key = super::key_of(k);
         let m = match key.as_str() {
             "PageDown" | "n" => TeachMsg::Next,
             "PageUp" | "b" => TeachMsg::Back,
