@@ -10,7 +10,7 @@
 use super::compare::variant;
 use super::patch::Assignment;
 use crate::report::Report;
-use crate::scenario::{check_cost, parse_scenario};
+use crate::scenario::{check_cost, parse_scenario, sci};
 use crate::{run_text, Limits, ScenarioError};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -111,20 +111,6 @@ fn sweep_cost(base: &Value, path: &str, values: &[Value], by: Option<(&str, &[Va
         }
     }
     Ok(total)
-}
-
-/// `x` with two significant digits, rounded up when `up` (else down), as the per-run cost
-/// message writes it: `1.7e11`, `4e9`, `950`.
-fn sci(x: u64, up: bool) -> String {
-    if x < 10_000 {
-        return x.to_string();
-    }
-    let e = x.ilog10() - 1;
-    let p = 10u64.pow(e);
-    let top = if up { x.div_ceil(p) } else { x / p };
-    let (top, e) = if top >= 100 { (top / 10, e + 1) } else { (top, e) };
-    let exp = e + 1;
-    if top % 10 == 0 { format!("{}e{exp}", top / 10) } else { format!("{}.{}e{exp}", top / 10, top % 10) }
 }
 
 /// The values of a sweep from text: `LO..HI` or `LO..HI:STEP` (integers; HI below LO counts

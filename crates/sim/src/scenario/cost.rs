@@ -153,7 +153,8 @@ fn cgroup_depth(s: &Scenario) -> u128 {
 }
 
 /// `x` with two significant digits, rounded up when `up` (else down): `5.2e9`, `4e9`, `950`.
-fn sci(x: u64, up: bool) -> String {
+/// (Also the sweep's cost message, so both read alike.)
+pub(crate) fn sci(x: u64, up: bool) -> String {
     if x < 10_000 {
         return x.to_string();
     }

@@ -15,6 +15,7 @@ mod write;
 mod lesson;
 
 pub use cost::{check_cost, estimate, CostEstimate, Limits};
+pub(crate) use cost::sci;
 pub use expand::{expand, expanded_len, target_tasks, workload_roles, ExpandedTask, Origin};
 pub use model::*;
 pub use parse::{parse_scenario, parse_value, Validated, MAX_TASKS};
