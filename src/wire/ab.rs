@@ -42,6 +42,23 @@ pub struct AbTable {
     pub focus: Option<String>,
     /// Both runs' slices, for timelines side by side; None when the runs are too long to send.
     pub traces: Option<AbTraces>,
+    /// What changed, and why: the clamps' impact in each run and where the runs part; None
+    /// when the runs are too long to record every decision.
+    #[serde(default)]
+    pub why: Option<AbWhy>,
+}
+
+/// The decision-level diff of an A/B (`fairground_sim::measure::diverge`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct AbWhy {
+    /// Per `get_latency_max()` site (wakeup, offset, tick): how often it bound and how often it
+    /// flipped an outcome, in A and in B (all zero outside latency-nice-v12).
+    pub clamp_a: [(u64, u64); 3],
+    pub clamp_b: [(u64, u64); 3],
+    /// Whether either run is latency-nice-v12 (the clamps exist).
+    pub v12: bool,
+    /// The first decisions at which the runs part: (time, A's decision, B's), in words.
+    pub divergences: Vec<(u64, String, String)>,
 }
 
 /// One entity's runqlat histogram under A and under B (log2 buckets of µs, as `LogHist`).

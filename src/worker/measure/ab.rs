@@ -4,12 +4,12 @@
 
 use fairground_sim::engine::Sim;
 use fairground_sim::measure::csv::rows_csv;
-use fairground_sim::measure::{parse_assignment, run_variant, Assignment, Histogram, Row};
+use fairground_sim::measure::{parse_assignment, run_variant, run_variant_logged, Assignment, Histogram, Row};
 use fairground_sim::report::{CgroupReport, LatencyStats, Report, TaskReport, WorkloadReport};
 use fairground_sim::scenario::{self, Limits};
 
 use super::{file_stem, pct_table};
-use crate::wire::ab::{AbHist, AblationRow, AblationTable, AbLine, AbTable, AbTask, AbTraces};
+use crate::wire::ab::{AbHist, AblationRow, AblationTable, AbLine, AbTable, AbTask, AbTraces, AbWhy};
 use crate::wire::proto::WireSlice;
 
 /// Most scheduler events (the core's estimate, pessimistic for hackbench, whose loops it counts
@@ -170,9 +170,13 @@ fn focus(text: &str, changes: &[Assignment], hists: &[AbHist]) -> Option<String>
 pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
     let changes = parse_changes(b)?;
     let v = fairground_sim::parse_scenario(text).map_err(|e| e.to_string())?;
-    let trace = scenario::estimate(&v.scenario).events <= MAX_TRACE_EVENTS;
-    let mut sa = run_variant(text, &[], &Limits::BROWSER, trace).map_err(|e| e.to_string())?;
-    let mut sb = run_variant(text, &changes, &Limits::BROWSER, trace).map_err(|e| e.to_string())?;
+    let estimated = scenario::estimate(&v.scenario).events;
+    let trace = estimated <= MAX_TRACE_EVENTS;
+    let log = estimated <= MAX_LOGGED_EVENTS;
+    let run = |set: &[Assignment]| if log { run_variant_logged(text, set, &Limits::BROWSER, trace) } else { run_variant(text, set, &Limits::BROWSER, trace) };
+    let mut sa = run(&[]).map_err(|e| e.to_string())?;
+    let mut sb = run(&changes).map_err(|e| e.to_string())?;
+    let why = log.then(|| why_of(&sa, &sb));
     let hists = hists_of(&sa, &sb);
     let shown_first = focus(text, &changes, &hists);
     let (a, b) = (slices_of(&sa), slices_of(&sb));
@@ -207,7 +211,29 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
         focus: shown_first,
         hists,
         traces,
+        why,
     })
+}
+
+/// Most estimated events for which both runs record every decision (a decision is about 60
+/// bytes, and both logs are held at once).
+pub const MAX_LOGGED_EVENTS: u64 = 2_000_000;
+
+/// The clamps' impact in each run and the first decisions where the runs part.
+fn why_of(a: &Sim, b: &Sim) -> AbWhy {
+    use fairground_sim::measure::diverge::{clamp_impact, divergences, log_of, namer};
+    let counts = |s: &Sim| {
+        let on = s.fair.v12 && s.fair.cfg.feat.latency_max_clamp_wakeup;
+        let c = clamp_impact(log_of(s), s.tasks.len(), s.cpus.len(), on).total;
+        [(c.wakeup.bound, c.wakeup.flipped), (c.offset.bound, c.offset.flipped), (c.tick.bound, c.tick.flipped)]
+    };
+    let names = namer(a);
+    AbWhy {
+        clamp_a: counts(a),
+        clamp_b: counts(b),
+        v12: a.fair.v12 || b.fair.v12,
+        divergences: divergences(log_of(a), log_of(b), 5, &names).into_iter().map(|d| (d.at_ns, d.a_text, d.b_text)).collect(),
+    }
 }
 
 /// "Which change did it?" in the browser: the A/B taken apart change by change, the runs one

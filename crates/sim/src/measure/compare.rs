@@ -71,6 +71,21 @@ pub fn run_variant(base: &str, set: &[Assignment], limits: &Limits, trace: bool)
     Ok(sim)
 }
 
+/// As `run_variant`, with the decision log recorded too (`crate::explain`), for what the
+/// diff of two runs reads (`measure::diverge`).
+pub fn run_variant_logged(base: &str, set: &[Assignment], limits: &Limits, trace: bool) -> Result<Sim, ScenarioError> {
+    let v = crate::scenario::parse_jsonc(base)?;
+    let parsed = parse_scenario(&variant(&v, set)?)?;
+    crate::scenario::check_cost(&parsed.scenario, limits)?;
+    let mut sim = Sim::new(&parsed)?;
+    if trace {
+        sim.enable_trace();
+    }
+    sim.fair.enable_log();
+    sim.run();
+    Ok(sim)
+}
+
 /// Run `base` (a scenario file's text) under `a` and under `b`, same seed.
 pub fn compare(base: &str, a: &[Assignment], b: &[Assignment], limits: &Limits) -> Result<Comparison, ScenarioError> {
     let v = crate::scenario::parse_jsonc(base)?;

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::draw::format;
-use crate::wire::ab::{AbLine, AbTable};
+use crate::wire::ab::{AbLine, AbTable, AbWhy};
 
 /// Most task tables shown; the CSV has them all.
 const MAX_TABLES: usize = 64;
@@ -52,6 +52,9 @@ pub fn view_ab(t: &AbTable, ms: f64) -> Html {
             if shown < t.tasks.len() {
                 <p class="hint">{ format!("Showing {shown} of {} tasks; the CSV has them all.", t.tasks.len()) }</p>
             }
+            if let Some(w) = &t.why {
+                { view_why(w) }
+            }
             <div class="ab-grid">
                 { for t.tasks.iter().take(shown).map(|task| html! {
                     <table class="ab-task" data-task={task.name.clone()}>
@@ -74,6 +77,46 @@ pub fn view_ab(t: &AbTable, ms: f64) -> Html {
                     </table>
                 }) }
             </div>
+        </div>
+    }
+}
+
+/// What changed, and why: the clamps' impact in each run, and where the two runs part.
+fn view_why(w: &AbWhy) -> Html {
+    const SITES: [&str; 3] = ["wakeup granularity", "latency offset", "tick"];
+    html! {
+        <div id="ab-why">
+            if w.v12 {
+                <table id="ab-clamps" class="kv">
+                    <caption>{ "The get_latency_max() clamps over the whole run: bound / changed the outcome" }</caption>
+                    <thead><tr><th>{ "site" }</th><th class="num">{ "A" }</th><th class="num">{ "B" }</th></tr></thead>
+                    <tbody>
+                        { for SITES.iter().enumerate().map(|(i, s)| html! {
+                            <tr data-site={*s}>
+                                <th scope="row">{ *s }</th>
+                                <td class="num a">{ format!("{} / {}", w.clamp_a[i].0, w.clamp_a[i].1) }</td>
+                                <td class="num b">{ format!("{} / {}", w.clamp_b[i].0, w.clamp_b[i].1) }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
+            if w.divergences.is_empty() {
+                <p id="ab-divergence" class="hint">{ "A and B make the same decisions throughout the run." }</p>
+            } else {
+                <details id="ab-divergence" open=true>
+                    <summary>{ format!("Where the runs part: first at {}", format::fmt_time(w.divergences[0].0)) }</summary>
+                    <ol>
+                        { for w.divergences.iter().map(|(at, a, b)| html! {
+                            <li data-at-ns={at.to_string()}>
+                                <span class="when">{ format::fmt_time(*at) }</span>
+                                <div class="a">{ "A: " }{ a }</div>
+                                <div class="b">{ "B: " }{ b }</div>
+                            </li>
+                        }) }
+                    </ol>
+                </details>
+            }
         </div>
     }
 }
