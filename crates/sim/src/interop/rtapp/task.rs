@@ -138,8 +138,13 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
     if runtime {
         warnings.push(format!("{path}: runtime (run for a wall-clock time) read as run (CPU time): the same when the task is not kept waiting"));
     }
+    // One warning per reason, naming each event it drops.
+    let mut by_note: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for kind in &dropped {
-        warnings.push(format!("{path}: {kind} dropped ({}): the task keeps its run and sleep timing without it", dropped_note(kind)));
+        by_note.entry(dropped_note(kind)).or_default().push(kind);
+    }
+    for (note, kinds) in by_note {
+        warnings.push(format!("{path}: {} dropped ({note}): the task keeps its run and sleep timing without it", kinds.join(", ")));
     }
     if dropped.contains("suspend") {
         warnings.push(format!("{path}: suspend dropped: the task no longer waits to be resumed, so it runs more often than under rt-app"));
