@@ -246,6 +246,9 @@ pub fn behavior(p: &Plan, horizon_us: u64, warnings: &mut Vec<String>) -> Option
                 if r > period {
                     warnings.push(format!("{path}.run: {r} µs is longer than the period: {period} µs taken"));
                 }
+                warnings.push(format!(
+                    "{path}: run + timer read as periodic, which starts asleep and first runs a period after the start (rt-app runs at once): one burst fewer over the run"
+                ));
                 return Some(json!({ "kind": "periodic", "period_us": period, "run_us": (*r).min(*period) }));
             }
             [Ev::Run(r), Ev::Sleep(s)] if ok_run(*r) && *s <= 10_000_000 => {
