@@ -44,11 +44,11 @@ fn trailing_commas_are_accepted() {
 #[test]
 fn a_key_without_value_is_an_event_and_is_named() {
     let (s, w) = import(&fixture("bare_key.json"));
-    // The bare `"suspend",` is read (as json-c does, with a null value) and dropped by name.
+    // The bare `"suspend",` is read (as json-c does, with a null value): a waits for b's
+    // resume every 5 ms, which its own run and sleep already fill, so the wait is 0.
     assert_eq!(behavior(&s, "a"), bursty(1000.0, 4000.0));
     assert_eq!(behavior(&s, "b"), bursty(500.0, 4500.0));
-    assert!(warned(&w, &["tasks.a", "suspend", "dropped"]), "{w:?}");
-    assert!(warned(&w, &["tasks.b", "resume", "dropped"]), "{w:?}");
+    assert!(warned(&w, &["tasks.a", "suspend", "sleep of 0 µs", "from b"]), "{w:?}");
 }
 
 #[test]
@@ -143,4 +143,25 @@ fn a_long_unrolled_loop_is_cut_at_the_replay_limit_with_a_warning() {
 fn a_file_with_nothing_to_play_is_refused_naming_why() {
     let e = import_rtapp(fixture("policies.json").replace("SCHED_OTHER\"", "SCHED_FIFO\"").replace("SCHED_BATCH", "SCHED_RR").replace("SCHED_IDLE", "SCHED_RR").as_str(), "eevdf-v6.12").unwrap_err();
     assert!(e.contains("no rt-app task") && e.contains("tasks.other") && e.contains("SCHED_FIFO"), "{e}");
+}
+
+#[test]
+fn suspend_waits_for_the_pace_of_its_resumes() {
+    let text = r#"{ "tasks": {
+        "tick": { "run": 100, "resume": "worker", "timer": { "ref": "t", "period": 10000 } },
+        "worker": { "suspend": "ignored", "run": 2000 },
+        "orphan": { "run": 300, "suspend": "x", "run": 400 },
+        "ping": { "run": 1000, "resume": "pong", "suspend", },
+        "pong": { "run": 1000, "resume": "ping", "suspend", } },
+      "global": { "duration": 1 } }"#;
+    let (s, w) = import(text);
+    // Resumed once every 10 ms, it runs 2 ms of each 10 ms (a replay: suspend comes first).
+    assert_eq!(behavior(&s, "worker"), Behavior::Replay { start_us: 0, steps_us: (0..100).map(|_| (8000, 2000)).collect() });
+    assert!(warned(&w, &["tasks.worker", "sleep of 8000 µs", "from tick"]), "{w:?}");
+    // No one resumes it: it runs up to its first suspend and waits there, as under rt-app.
+    assert_eq!(behavior(&s, "orphan"), Behavior::Replay { start_us: 0, steps_us: vec![(0, 300)] });
+    assert!(warned(&w, &["tasks.orphan", "no task resumes it", "for ever"]), "{w:?}");
+    // Each waits for the other: no pace to lay out, dropped with a warning.
+    assert_eq!(behavior(&s, "ping"), Behavior::Hog);
+    assert!(warned(&w, &["tasks.ping", "suspend dropped", "pong"]), "{w:?}");
 }

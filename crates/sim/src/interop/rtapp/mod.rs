@@ -28,6 +28,7 @@
 //! not run at all), with a warning.
 
 mod json;
+mod pace;
 mod task;
 
 use crate::scenario::{Behavior, Dist, Scenario};
@@ -88,6 +89,8 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<(Value, Vec<String>), St
             out.push((n, x));
         }
     }
+    let mut plans: Vec<&mut task::Plan> = out.iter_mut().map(|(_, (_, p))| p).collect();
+    pace::pace(&mut plans, &mut warnings);
     // Without a duration (or -1: until killed) a file whose tasks all end lasts as long as its
     // longest task on an uncontended timeline; one with an endless task, 10 s.
     let duration_ms = duration.unwrap_or_else(|| {

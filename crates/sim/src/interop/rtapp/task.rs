@@ -11,8 +11,14 @@ pub enum Ev {
     Run(u64),
     Sleep(u64),
     Timer { reference: String, period: u64, absolute: bool },
+    /// Wait until another task resumes this one (rt-app waits on the task's own name,
+    /// whatever the value says); replaced by a sleep or dropped when the tasks are paced.
+    Suspend,
+    /// Wake the tasks suspended under this name.
+    Resume(String),
 }
 
+#[derive(Clone)]
 pub struct Phase {
     /// Passes of the phase's events; negative is for ever.
     pub loops: i64,
@@ -20,7 +26,10 @@ pub struct Phase {
 }
 
 /// A task as the model will play it: passes over its phases (negative: for ever).
+#[derive(Clone)]
 pub struct Plan {
+    /// The task's name in the file.
+    pub name: String,
     pub path: String,
     pub loops: i64,
     pub phases: Vec<Phase>,
@@ -79,6 +88,8 @@ fn phase_events(o: &[(String, J)], path: &str, dropped: &mut BTreeSet<&'static s
                 let absolute = v.get("mode").and_then(J::str).is_some_and(|m| m.starts_with("absolute"));
                 out.push(Ev::Timer { reference, period, absolute });
             }
+            Some("suspend") => out.push(Ev::Suspend),
+            Some("resume") => out.push(Ev::Resume(v.str().ok_or_else(|| format!("{kp}: expected the name of the task to resume"))?.to_string())),
             Some(kind) => {
                 dropped.insert(kind);
             }
@@ -132,7 +143,11 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
         }
         None => {
             let events = phase_events(t, path, &mut dropped, &mut runtime)?;
-            (1, vec![Phase { loops: loop_of(&obj, path, -1)?, events }])
+            // For ever is counted on the task, so that one pass is one pass of the events.
+            match loop_of(&obj, path, -1)? {
+                l if l < 0 => (-1, vec![Phase { loops: 1, events }]),
+                l => (1, vec![Phase { loops: l, events }]),
+            }
         }
     };
     if runtime {
@@ -146,10 +161,8 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
     for (note, kinds) in by_note {
         warnings.push(format!("{path}: {} dropped ({note}): the task keeps its run and sleep timing without it", kinds.join(", ")));
     }
-    if dropped.contains("suspend") {
-        warnings.push(format!("{path}: suspend dropped: the task no longer waits to be resumed, so it runs more often than under rt-app"));
-    }
-    Ok(Plan { path: path.into(), loops, phases })
+    let name = path.strip_prefix("tasks.").unwrap_or(path).to_string();
+    Ok(Plan { name, path: path.into(), loops, phases })
 }
 
 /// The most steps a replay may have (the scenario format's `MAX_REPLAY_STEPS`).
@@ -170,7 +183,7 @@ pub fn lay_out(p: &Plan, horizon_us: u64) -> Laid {
     let (mut t, mut pending, mut cut, mut timers) = (0u64, 0u64, false, false);
     let mut next: BTreeMap<&str, u64> = BTreeMap::new();
     // A phase whose pass takes no time cannot move the timeline: played once at most.
-    let moves = |ph: &Phase| ph.events.iter().any(|e| !matches!(e, Ev::Run(0) | Ev::Sleep(0) | Ev::Timer { period: 0, .. }));
+    let moves = |ph: &Phase| ph.events.iter().any(|e| matches!(e, Ev::Run(1..) | Ev::Sleep(1..) | Ev::Timer { period: 1.., .. }));
     let mut pass = 0i64;
     'all: while (p.loops < 0 || pass < p.loops) && p.phases.iter().any(moves) {
         pass += 1;
@@ -203,6 +216,7 @@ pub fn lay_out(p: &Plan, horizon_us: u64) -> Laid {
                             pending += s;
                             t += s;
                         }
+                        Ev::Suspend | Ev::Resume(_) => {}
                         Ev::Timer { reference, period, absolute } => {
                             timers = true;
                             // rt-app's timer: the next wakeup is a period after the last one;
@@ -233,7 +247,7 @@ pub fn behavior(p: &Plan, horizon_us: u64, warnings: &mut Vec<String>) -> Option
     if endless {
         // Adjacent runs are one run, adjacent sleeps one sleep; runs of 0 are nothing.
         let mut ev: Vec<Ev> = Vec::new();
-        for e in p.phases[0].events.iter().filter(|e| **e != Ev::Run(0) && **e != Ev::Sleep(0)) {
+        for e in p.phases[0].events.iter().filter(|e| !matches!(e, Ev::Run(0) | Ev::Sleep(0) | Ev::Suspend | Ev::Resume(_))) {
             match (ev.last_mut(), e) {
                 (Some(Ev::Run(a)), Ev::Run(b)) | (Some(Ev::Sleep(a)), Ev::Sleep(b)) => *a += b,
                 _ => ev.push(e.clone()),
