@@ -87,12 +87,14 @@ fn timer_modes_differ_after_an_overrun() {
 }
 
 #[test]
-fn synchronisation_is_dropped_by_name_and_timing_kept() {
+fn locks_and_barriers_are_dropped_by_name_and_waits_paced() {
     let (s, w) = import(&fixture("sync_events.json"));
     assert_eq!(behavior(&s, "producer"), bursty(1000.0, 9000.0));
     assert_eq!(behavior(&s, "consumer"), bursty(500.0, 4500.0));
-    assert!(warned(&w, &["tasks.producer", "barrier", "broad", "lock", "signal", "unlock"]), "{w:?}");
-    assert!(warned(&w, &["tasks.consumer", "lock", "sem_post", "sem_wait", "sync", "wait"]), "{w:?}");
+    assert!(warned(&w, &["tasks.producer", "barrier", "lock", "unlock", "dropped"]), "{w:?}");
+    assert!(warned(&w, &["tasks.consumer", "lock", "sem_post", "sem_wait", "sync", "dropped"]), "{w:?}");
+    // signal and broad wake q twice a 10 ms pass: the consumer's own 5 ms fill the wait.
+    assert!(warned(&w, &["tasks.consumer", "wait on q", "sleep of 0 µs", "from producer"]), "{w:?}");
 }
 
 #[test]
@@ -160,8 +162,23 @@ fn suspend_waits_for_the_pace_of_its_resumes() {
     assert!(warned(&w, &["tasks.worker", "sleep of 8000 µs", "from tick"]), "{w:?}");
     // No one resumes it: it runs up to its first suspend and waits there, as under rt-app.
     assert_eq!(behavior(&s, "orphan"), Behavior::Replay { start_us: 0, steps_us: vec![(0, 300)] });
-    assert!(warned(&w, &["tasks.orphan", "no task resumes it", "for ever"]), "{w:?}");
+    assert!(warned(&w, &["tasks.orphan", "suspend", "no running task wakes it", "for ever"]), "{w:?}");
     // Each waits for the other: no pace to lay out, dropped with a warning.
     assert_eq!(behavior(&s, "ping"), Behavior::Hog);
     assert!(warned(&w, &["tasks.ping", "suspend dropped", "pong"]), "{w:?}");
+}
+
+#[test]
+fn a_wait_is_paced_by_its_signals_and_a_cycle_is_cut_where_it_must() {
+    let text = r#"{ "tasks": {
+        "clock": { "run": 100, "resume": "dec", "timer": { "ref": "t", "period": 30000 } },
+        "dec": { "suspend", "run": 1000, "signal": "q", "wait": { "ref": "r", "mutex": "m" } },
+        "omx": { "wait": { "ref": "q", "mutex": "m" }, "run": 300, "signal": "r" } },
+      "global": { "duration": 3 } }"#;
+    let (s, w) = import(text);
+    // dec's wait on r (woken by omx, itself waiting on dec) is cut; its suspend keeps the
+    // 30 ms pace, which omx then follows through q.
+    assert!(warned(&w, &["tasks.dec", "wait on r", "dropped", "omx"]), "{w:?}");
+    assert_eq!(behavior(&s, "dec"), Behavior::Replay { start_us: 0, steps_us: (0..100).map(|_| (29000, 1000)).collect() });
+    assert_eq!(behavior(&s, "omx"), Behavior::Replay { start_us: 0, steps_us: (0..100).map(|_| (29700, 300)).collect() });
 }

@@ -11,10 +11,11 @@ pub enum Ev {
     Run(u64),
     Sleep(u64),
     Timer { reference: String, period: u64, absolute: bool },
-    /// Wait until another task resumes this one (rt-app waits on the task's own name,
-    /// whatever the value says); replaced by a sleep or dropped when the tasks are paced.
-    Suspend,
-    /// Wake the tasks suspended under this name.
+    /// Wait on a condition until another task wakes it: `suspend` waits on the task's own
+    /// name (whatever the value says), `wait` on its `ref`. Replaced by a sleep, or dropped,
+    /// when the tasks are paced (`pace.rs`).
+    Suspend(String),
+    /// Wake what waits on a condition: `resume` a task's name, `signal`/`broad` a `ref`.
     Resume(String),
 }
 
@@ -65,13 +66,13 @@ fn dropped_note(kind: &str) -> &'static str {
         "mem" | "memrun" | "iorun" => "memory and I/O work have no model and no duration in µs",
         "yield" => "the model has no sched_yield",
         "fork" => "the model starts every task at its start time",
-        _ => "the model has no synchronisation between tasks",
+        _ => "the model has no locks, barriers or semaphores",
     }
 }
 
 /// The events of one phase (or of a task without `phases`), in file order, repeated keys
 /// included. Dropped events are collected in `dropped` for one warning per task.
-fn phase_events(o: &[(String, J)], path: &str, dropped: &mut BTreeSet<&'static str>, runtime: &mut bool) -> Result<Vec<Ev>, String> {
+fn phase_events(o: &[(String, J)], path: &str, own: &str, dropped: &mut BTreeSet<&'static str>, runtime: &mut bool) -> Result<Vec<Ev>, String> {
     let mut out = Vec::new();
     for (k, v) in o {
         let kp = format!("{path}.{k}");
@@ -88,8 +89,15 @@ fn phase_events(o: &[(String, J)], path: &str, dropped: &mut BTreeSet<&'static s
                 let absolute = v.get("mode").and_then(J::str).is_some_and(|m| m.starts_with("absolute"));
                 out.push(Ev::Timer { reference, period, absolute });
             }
-            Some("suspend") => out.push(Ev::Suspend),
-            Some("resume") => out.push(Ev::Resume(v.str().ok_or_else(|| format!("{kp}: expected the name of the task to resume"))?.to_string())),
+            Some("suspend") => out.push(Ev::Suspend(own.to_string())),
+            Some("wait") => {
+                let r = v.get("ref").and_then(J::str).or(v.str()).ok_or_else(|| format!("{kp}: expected {{ \"ref\": condition, \"mutex\": mutex }}"))?;
+                out.push(Ev::Suspend(r.to_string()));
+            }
+            Some(kind @ ("resume" | "signal" | "broad")) => {
+                let r = v.str().ok_or_else(|| format!("{kp}: expected the name of what {kind} wakes"))?;
+                out.push(Ev::Resume(r.to_string()));
+            }
             Some(kind) => {
                 dropped.insert(kind);
             }
@@ -116,6 +124,7 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
         None => Ok(default),
         Some(v) => v.int().ok_or_else(|| format!("{p}.loop: expected a whole number (-1 for ever)")),
     };
+    let own = path.strip_prefix("tasks.").unwrap_or(path).to_string();
     let mut dropped = BTreeSet::new();
     let mut runtime = false;
     unknown_keys(t, path, warnings);
@@ -137,12 +146,12 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
                         ignored.join(", ")
                     ));
                 }
-                phases.push(Phase { loops: loop_of(p, &pp, 1)?, events: phase_events(po, &pp, &mut dropped, &mut runtime)? });
+                phases.push(Phase { loops: loop_of(p, &pp, 1)?, events: phase_events(po, &pp, &own, &mut dropped, &mut runtime)? });
             }
             (loop_of(&obj, path, -1)?, phases)
         }
         None => {
-            let events = phase_events(t, path, &mut dropped, &mut runtime)?;
+            let events = phase_events(t, path, &own, &mut dropped, &mut runtime)?;
             // For ever is counted on the task, so that one pass is one pass of the events.
             match loop_of(&obj, path, -1)? {
                 l if l < 0 => (-1, vec![Phase { loops: 1, events }]),
@@ -161,8 +170,7 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
     for (note, kinds) in by_note {
         warnings.push(format!("{path}: {} dropped ({note}): the task keeps its run and sleep timing without it", kinds.join(", ")));
     }
-    let name = path.strip_prefix("tasks.").unwrap_or(path).to_string();
-    Ok(Plan { name, path: path.into(), loops, phases })
+    Ok(Plan { name: own, path: path.into(), loops, phases })
 }
 
 /// The most steps a replay may have (the scenario format's `MAX_REPLAY_STEPS`).
@@ -216,7 +224,7 @@ pub fn lay_out(p: &Plan, horizon_us: u64) -> Laid {
                             pending += s;
                             t += s;
                         }
-                        Ev::Suspend | Ev::Resume(_) => {}
+                        Ev::Suspend(_) | Ev::Resume(_) => {}
                         Ev::Timer { reference, period, absolute } => {
                             timers = true;
                             // rt-app's timer: the next wakeup is a period after the last one;
@@ -247,7 +255,7 @@ pub fn behavior(p: &Plan, horizon_us: u64, warnings: &mut Vec<String>) -> Option
     if endless {
         // Adjacent runs are one run, adjacent sleeps one sleep; runs of 0 are nothing.
         let mut ev: Vec<Ev> = Vec::new();
-        for e in p.phases[0].events.iter().filter(|e| !matches!(e, Ev::Run(0) | Ev::Sleep(0) | Ev::Suspend | Ev::Resume(_))) {
+        for e in p.phases[0].events.iter().filter(|e| !matches!(e, Ev::Run(0) | Ev::Sleep(0) | Ev::Suspend(_) | Ev::Resume(_))) {
             match (ev.last_mut(), e) {
                 (Some(Ev::Run(a)), Ev::Run(b)) | (Some(Ev::Sleep(a)), Ev::Sleep(b)) => *a += b,
                 _ => ev.push(e.clone()),
