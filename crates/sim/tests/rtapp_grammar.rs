@@ -163,9 +163,9 @@ fn suspend_waits_for_the_pace_of_its_resumes() {
     // No one resumes it: it runs up to its first suspend and waits there, as under rt-app.
     assert_eq!(behavior(&s, "orphan"), Behavior::Replay { start_us: 0, steps_us: vec![(0, 300)] });
     assert!(warned(&w, &["tasks.orphan", "suspend", "no running task wakes it", "for ever"]), "{w:?}");
-    // Each waits for the other: no pace to lay out, dropped with a warning.
-    assert_eq!(behavior(&s, "ping"), Behavior::Hog);
-    assert!(warned(&w, &["tasks.ping", "suspend dropped", "pong"]), "{w:?}");
+    // Each waits for the other: they pass the turn round, each waiting while the other runs.
+    assert_eq!(behavior(&s, "ping"), bursty(1000.0, 1000.0));
+    assert!(warned(&w, &["tasks.ping", "suspend", "sleep of 1000 µs", "wake each other in turn"]), "{w:?}");
 }
 
 #[test]

@@ -11,10 +11,10 @@
 //! | `instance`, `priority` (nice), `cpus`, `delay` | `count`, `nice`, `cpus`, `start_ms` |
 //! | SCHED_OTHER; SCHED_BATCH, SCHED_IDLE           | the fair class (the last two with a warning) |
 //!
-//! Named in warnings, never dropped silently: SCHED_FIFO/RR/DEADLINE tasks (left out),
-//! synchronisation events (`lock`, `unlock`, `wait`, `signal`, `broad`, `sync`, `barrier`,
-//! `suspend`, `resume`, `fork`, `sem_*`: dropped, the timing kept), `mem`/`memrun`/`iorun` and
-//! `yield` (dropped), `taskgroup`, per-phase settings, `util_min`/`util_max`, `instance: 0`
+//! `suspend`/`resume` and `wait`/`signal`/`broad` become sleeps at the pace of what wakes the
+//! task (`pace`). Named in warnings, never dropped silently: SCHED_FIFO/RR/DEADLINE tasks (left
+//! out), `lock`, `unlock`, `sync`, `barrier`, `fork`, `sem_*` (dropped, the timing kept),
+//! `mem`/`memrun`/`iorun` and `yield` (dropped), `taskgroup`, per-phase settings, `util_min`/`util_max`, `instance: 0`
 //! (a task only forked), and `global` settings other than `duration` and `default_policy`.
 //! A file none of whose tasks maps is refused, with every reason.
 //!

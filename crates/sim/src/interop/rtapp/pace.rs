@@ -137,6 +137,50 @@ pub fn pace(plans: &mut [&mut Plan], warnings: &mut Vec<String>) {
             }
         }
     }
+    // Tasks left that only wake each other pass a turn round: each waits while the others
+    // run, so a round lasts as long as all their passes together (the tutorial's ping-pong).
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(g: &mut [usize], mut i: usize) -> usize {
+        while g[i] != i {
+            g[i] = g[g[i]];
+            i = g[i];
+        }
+        i
+    }
+    for x in (0..n).filter(|&x| !done[x]) {
+        for (_, _, by) in &conds[x] {
+            for &(r, _) in by {
+                let (a, b) = (root(&mut group, x), root(&mut group, r));
+                group[a] = b;
+            }
+        }
+    }
+    let mut rings: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for x in 0..n {
+        let g = root(&mut group, x);
+        rings.entry(g).or_default().push(x);
+    }
+    let rings: Vec<Vec<usize>> = rings.into_values().filter(|m| m.len() > 1 && m.iter().all(|&x| !done[x] && busy[x].is_some())).collect();
+    for ring in &rings {
+        let round: u64 = ring.iter().map(|&x| busy[x].unwrap_or(0)).sum();
+        let names: Vec<String> = ring.iter().map(|&x| plans[x].name.clone()).collect();
+        for &x in ring {
+            let waits_a_pass: u64 = conds[x].iter().map(|c| c.1).sum();
+            let w = (round - busy[x].unwrap_or(0)) / waits_a_pass.max(1);
+            let mut waits = BTreeMap::new();
+            for (c, ..) in &conds[x] {
+                warnings.push(format!(
+                    "{}: {} read as a sleep of {w} µs: {} wake each other in turn, so each waits while the others run (uncontended)",
+                    plans[x].path,
+                    what(plans[x], c),
+                    names.join(", ")
+                ));
+                waits.insert(c.clone(), Some(w));
+            }
+            settle(plans[x], &waits);
+            done[x] = true;
+        }
+    }
     for x in 0..n {
         if done[x] {
             continue;
