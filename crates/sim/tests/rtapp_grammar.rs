@@ -131,6 +131,9 @@ fn without_duration_a_finite_file_lasts_until_its_last_task_ends() {
     assert_eq!(s.duration_ms, 10);
     assert_eq!(behavior(&s, "t"), Behavior::Replay { start_us: 0, steps_us: vec![(1000, 1500); 4] });
     assert!(warned(&w, &["global.duration", "10 ms"]), "{w:?}");
+    // A task's delay counts: it ends 5 ms + 2 ms after the start.
+    let (s, _) = import(r#"{ "tasks": { "t": { "delay": 5000, "loop": 2, "run": 1000 } } }"#);
+    assert_eq!((s.duration_ms, s.tasks[0].start_ms), (7, 5));
 }
 
 #[test]

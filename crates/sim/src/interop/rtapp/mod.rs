@@ -96,7 +96,7 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<(Value, Vec<String>), St
     let duration_ms = duration.unwrap_or_else(|| {
         let ends: Option<Vec<u64>> = out
             .iter()
-            .map(|(_, (o, p))| task::lay_out(p, MAX_DURATION_MS * 1000).end_us.map(|e| e + o["start_ms"].as_u64().unwrap_or(0) * 1000))
+            .map(|(_, (o, p))| task::lay_out(p, MAX_DURATION_MS * 1000).end_us.map(|e| e.saturating_add(o["delay_us"].as_u64().unwrap_or(0))))
             .collect();
         match ends {
             Some(e) if !e.is_empty() => {
@@ -201,10 +201,7 @@ fn fair_task(t: &[(String, J)], path: &str, default_policy: &str, warnings: &mut
         }
     }
     if let Some(d) = o.get("delay") {
-        match d.int() {
-            Some(d) if d >= 0 => x["delay_us"] = json!(d),
-            _ => return Err(format!("{path}.delay: expected a whole number of µs")),
-        }
+        x["delay_us"] = json!(task::us(d, &format!("{path}.delay"))?);
     }
     if let Some(g) = o.get("taskgroup") {
         let g = g.str().unwrap_or("?");

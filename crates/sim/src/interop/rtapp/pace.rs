@@ -24,7 +24,7 @@ fn busy_us(p: &Plan) -> Option<u64> {
 
 /// How many times one pass does `e`.
 fn per_pass(p: &Plan, e: &Ev) -> u64 {
-    p.phases.iter().map(|ph| ph.loops.max(0) as u64 * ph.events.iter().filter(|x| *x == e).count() as u64).sum()
+    p.phases.iter().map(|ph| (ph.loops.max(0) as u64).saturating_mul(ph.events.iter().filter(|x| *x == e).count() as u64)).fold(0, u64::saturating_add)
 }
 
 /// Replaces every wait of `p` on a condition with a sleep of its µs (absent: dropped).
@@ -162,7 +162,7 @@ pub fn pace(plans: &mut [&mut Plan], warnings: &mut Vec<String>) {
     }
     let rings: Vec<Vec<usize>> = rings.into_values().filter(|m| m.len() > 1 && m.iter().all(|&x| !done[x] && busy[x].is_some())).collect();
     for ring in &rings {
-        let round: u64 = ring.iter().map(|&x| busy[x].unwrap_or(0)).sum();
+        let round: u64 = ring.iter().map(|&x| busy[x].unwrap_or(0)).fold(0, u64::saturating_add);
         let names: Vec<String> = ring.iter().map(|&x| plans[x].name.clone()).collect();
         for &x in ring {
             let waits_a_pass: u64 = conds[x].iter().map(|c| c.1).sum();

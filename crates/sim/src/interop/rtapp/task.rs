@@ -3,7 +3,7 @@
 
 use super::json::J;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// An event the model can play.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,9 +53,11 @@ const SETTINGS: &[&str] = &[
     "dl-deadline", "nodes_membind",
 ];
 
-fn us(v: &J, path: &str) -> Result<u64, String> {
-    match v.int() {
-        Some(x) if x >= 0 => Ok(x as u64),
+/// A whole number of µs; one beyond u64 is u64::MAX (brought within range later, with a
+/// warning, never wrapped).
+pub fn us(v: &J, path: &str) -> Result<u64, String> {
+    match v.num() {
+        Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(x as u64),
         _ => Err(format!("{path}: expected a whole number of µs")),
     }
 }
@@ -72,7 +74,7 @@ fn dropped_note(kind: &str) -> &'static str {
 
 /// The events of one phase (or of a task without `phases`), in file order, repeated keys
 /// included. Dropped events are collected in `dropped` for one warning per task.
-fn phase_events(o: &[(String, J)], path: &str, own: &str, dropped: &mut BTreeSet<&'static str>, runtime: &mut bool) -> Result<Vec<Ev>, String> {
+fn phase_events(o: &[(String, J)], path: &str, own: &str, dropped: &mut BTreeMap<&'static str, String>, runtime: &mut bool) -> Result<Vec<Ev>, String> {
     let mut out = Vec::new();
     for (k, v) in o {
         let kp = format!("{path}.{k}");
@@ -99,7 +101,7 @@ fn phase_events(o: &[(String, J)], path: &str, own: &str, dropped: &mut BTreeSet
                 out.push(Ev::Resume(r.to_string()));
             }
             Some(kind) => {
-                dropped.insert(kind);
+                dropped.entry(kind).or_insert(kp);
             }
             None => {}
         }
@@ -125,7 +127,8 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
         Some(v) => v.int().ok_or_else(|| format!("{p}.loop: expected a whole number (-1 for ever)")),
     };
     let own = path.strip_prefix("tasks.").unwrap_or(path).to_string();
-    let mut dropped = BTreeSet::new();
+    // Each dropped kind of event, at the first place it occurs.
+    let mut dropped = BTreeMap::new();
     let mut runtime = false;
     unknown_keys(t, path, warnings);
     let (loops, phases) = match obj.get("phases") {
@@ -164,11 +167,11 @@ pub fn plan(t: &[(String, J)], path: &str, warnings: &mut Vec<String>) -> Result
     }
     // One warning per reason, naming each event it drops.
     let mut by_note: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for kind in &dropped {
-        by_note.entry(dropped_note(kind)).or_default().push(kind);
+    for (kind, at) in &dropped {
+        by_note.entry(dropped_note(kind)).or_default().push(at.as_str());
     }
     for (note, kinds) in by_note {
-        warnings.push(format!("{path}: {} dropped ({note}): the task keeps its run and sleep timing without it", kinds.join(", ")));
+        warnings.push(format!("{} dropped ({note}): {path} keeps its run and sleep timing without them", kinds.join(", ")));
     }
     Ok(Plan { name: own, path: path.into(), loops, phases })
 }
@@ -209,7 +212,7 @@ pub fn lay_out(p: &Plan, horizon_us: u64) -> Laid {
                             if pending == 0 && !steps.is_empty() {
                                 // Runs with no sleep between are one burst.
                                 if let Some(last) = steps.last_mut() {
-                                    last.1 += r;
+                                    last.1 = last.1.saturating_add(*r);
                                 }
                             } else if steps.len() == MAX_STEPS {
                                 cut = true;
@@ -218,11 +221,11 @@ pub fn lay_out(p: &Plan, horizon_us: u64) -> Laid {
                                 steps.push((pending, *r));
                             }
                             pending = 0;
-                            t += r;
+                            t = t.saturating_add(*r);
                         }
                         Ev::Sleep(s) => {
-                            pending += s;
-                            t += s;
+                            pending = pending.saturating_add(*s);
+                            t = t.saturating_add(*s);
                         }
                         Ev::Suspend(_) | Ev::Resume(_) => {}
                         Ev::Timer { reference, period, absolute } => {
@@ -230,9 +233,9 @@ pub fn lay_out(p: &Plan, horizon_us: u64) -> Laid {
                             // rt-app's timer: the next wakeup is a period after the last one;
                             // late, it does not sleep, and in relative mode counts from now.
                             let tn = next.entry(reference.as_str()).or_insert(0);
-                            *tn += period;
+                            *tn = tn.saturating_add(*period);
                             if t < *tn {
-                                pending += *tn - t;
+                                pending = pending.saturating_add(*tn - t);
                                 t = *tn;
                             } else if !absolute {
                                 *tn = t;
@@ -257,7 +260,7 @@ pub fn behavior(p: &Plan, horizon_us: u64, warnings: &mut Vec<String>) -> Option
         let mut ev: Vec<Ev> = Vec::new();
         for e in p.phases[0].events.iter().filter(|e| !matches!(e, Ev::Run(0) | Ev::Sleep(0) | Ev::Suspend(_) | Ev::Resume(_))) {
             match (ev.last_mut(), e) {
-                (Some(Ev::Run(a)), Ev::Run(b)) | (Some(Ev::Sleep(a)), Ev::Sleep(b)) => *a += b,
+                (Some(Ev::Run(a)), Ev::Run(b)) | (Some(Ev::Sleep(a)), Ev::Sleep(b)) => *a = a.saturating_add(*b),
                 _ => ev.push(e.clone()),
             }
         }
