@@ -20,3 +20,17 @@ test('which change did it: on clamp-lesson the wakeup clamp ranks first, and its
   await page.waitForSelector('#ab-result table.ab-task', { timeout: 60_000 });
   assertEqual((await page.locator('#ab-changes').inputValue()).trim(), 'scheduler.features.latency_max_clamp_wakeup=false', 'B is that change alone');
 }, { timeout: 120_000 });
+
+test('A/B: what changed and why — the clamps\' impact in each run and where the runs part', async ({ page }) => {
+  await openFresh(page, '#scenario=clamp-lesson', '#measure');
+  await page.fill('#ab-changes', 'scheduler.features.latency_max_clamp_wakeup=false');
+  await page.click('#btn-ab-run');
+  await page.waitForSelector('#ab-why', { timeout: 60_000 });
+  const cell = (site, side) => page.locator(`#ab-clamps tr[data-site="${site}"] td.${side}`).innerText();
+  const [bound, flipped] = (await cell('wakeup granularity', 'a')).split(' / ').map(Number);
+  assert(flipped > 0 && flipped <= bound, `A's wakeup clamp: bound ${bound}, flipped ${flipped}`);
+  assertEqual(await cell('wakeup granularity', 'b'), '0 / 0', 'no wakeup clamp in B');
+  const first = page.locator('#ab-divergence li').first();
+  assert(/A: .*→ preempts/.test(await first.innerText()), `first divergence: ${await first.innerText()}`);
+  assert(/B: .*does not preempt/.test(await first.innerText()), `first divergence: ${await first.innerText()}`);
+}, { timeout: 120_000 });

@@ -120,7 +120,7 @@ pub fn import(args: &[String]) -> ExitCode {
     }
 }
 
-pub const USAGE_RTAPP: &str = "  import-rtapp FILE [--policy P]  read an rt-app workload (the supported subset) as a scenario
+pub const USAGE_RTAPP: &str = "  import-rtapp FILE [--policy P]  read an rt-app workload (rt-app's JSON as json-c reads it: comments, trailing commas, bare and repeated keys) as a scenario
   export-rtapp FILE             write a scenario's tasks as an rt-app workload";
 
 pub fn import_rtapp(args: &[String]) -> ExitCode {
