@@ -276,3 +276,11 @@ for (const [w, h, name] of [[1366, 768, 'laptop'], [1920, 1080, 'projector'], [1
     assert(await page.locator('#btn-play').isVisible(), 'play button visible');
   });
 }
+
+test('the worker\'s speed is shown once it has done some work', async ({ page }) => {
+  await fresh(page, '#scenario=hackbench-8cpu');
+  assertEqual((await page.locator('#meter').innerText()).trim(), '–', 'nothing measured at time 0');
+  await runToEnd(page);
+  const meter = (await page.locator('#meter').innerText()).trim();
+  assert(/^\d+\.\d\d M events\/s$/.test(meter), `meter: ${meter}`);
+});

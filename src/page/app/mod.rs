@@ -189,8 +189,9 @@ pub struct App {
     pub(crate) selected: Option<u32>,
     pub(crate) help: bool,
     pub(crate) share_link: Option<String>,
-    /// Events per second measured on the worker's long answers.
+    /// Events per second the worker runs at, over at least 50 ms of its work.
     pub(crate) rate: Option<f64>,
+    rate_acc: (u64, f64),
     /// Inside the scheduler (trees, decision log, key chart): what the panels ask, the worker's
     /// last answer for them, and the timeline point clicked for "why did this run?".
     pub(crate) ask: crate::wire::insight::Ask,
@@ -299,6 +300,7 @@ impl Component for App {
             help: false,
             share_link: None,
             rate: None,
+            rate_acc: (0, 0.0),
             ask: Default::default(),
             insight: Rc::new(None),
             picked: None,
@@ -683,8 +685,13 @@ impl App {
             }
             self.store_version += 1;
         }
-        if p.work_ms > 20.0 && p.work_events > 0 {
-            self.rate = Some(p.work_events as f64 * 1000.0 / p.work_ms);
+        // Answers are short (a few ms of work while playing slowly), so the rate is taken over
+        // the work of several: at least 50 ms of the worker's time.
+        self.rate_acc.0 += p.work_events;
+        self.rate_acc.1 += p.work_ms;
+        if self.rate_acc.1 >= 50.0 && self.rate_acc.0 > 0 {
+            self.rate = Some(self.rate_acc.0 as f64 * 1000.0 / self.rate_acc.1);
+            self.rate_acc = (0, 0.0);
         }
         if p.finished {
             self.playing = false;
