@@ -410,8 +410,10 @@ impl Component for TreesView {
             <div class="trees" id="trees" data-flavour={t.flavour.clone()} data-nr-running={t.nr_running.to_string()}
                 data-frames={n.to_string()} data-animating={self.frame.is_some().to_string()}>
                 <p class="hint">
-                    { format!("CPU {}: nr_running {}, min_vruntime {:.3} ms", t.cpu, t.nr_running, t.min_vruntime as f64 / 1e6) }
-                    if let Some(v) = t.avg_vruntime { { format!(", V = avg_vruntime {:.3} ms", v as f64 / 1e6) } }
+                    // min_vruntime is a u64 that init_cfs_rq() starts at −2^20 ns, so that it wraps
+                    // early; read as signed, as the kernel's comparisons read it, it is near 0.
+                    { format!("CPU {}: nr_running {}, min_vruntime {:.3} ms", t.cpu, t.nr_running, t.min_vruntime as i64 as f64 / 1e6) }
+                    if let Some(v) = t.avg_vruntime { { format!(", V = avg_vruntime {:.3} ms", v as i64 as f64 / 1e6) } }
                     { ". Keys in ms relative to min_vruntime" }
                     if t.avg_vruntime.is_some() { { " (deadline and lag relative to V; a green dot is eligible, a dashed ring a delayed dequeue)" } }
                     { ". Ring colour = the task's colour on the timeline, so an entity in both trees is the same colour. " }
