@@ -36,3 +36,12 @@ test('keys in presenter mode at 1280×720: PageDown/PageUp/Space/Home/End step a
   await page.keyboard.press('PageDown');
   assertEqual(errors.length, 0, 'no passive-listener warnings');
 }, { timeout: 120_000 });
+
+test('Escape leaves a field, and the shortcuts work again', async ({ page }) => {
+  await openFresh(page, '#scenario=two-hogs');
+  await page.focus('#tasks-table tr[data-task="hog/0"] input.edit-nice');
+  await page.keyboard.press('Escape');
+  assertEqual(await page.evaluate(() => document.activeElement?.tagName), 'BODY', 'the field was left');
+  await page.keyboard.press('End');
+  await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
+});

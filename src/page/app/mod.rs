@@ -223,6 +223,11 @@ impl Component for App {
                     if wants_key(k) {
                         e.prevent_default();
                         link.send_message(Msg::Key(k.clone()));
+                    } else if k.key() == "Escape" {
+                        // Escape leaves a field, so the shortcuts work again.
+                        if let Some(el) = k.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                            let _ = el.blur();
+                        }
                     }
                 }
             })
