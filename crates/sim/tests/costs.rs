@@ -91,7 +91,7 @@ fn the_measured_preset_round_trips() {
     assert!(v.scenario.machine.costs.measured && !v.scenario.machine.costs.is_zero());
     let back = fairground_sim::scenario::to_json(&v.scenario);
     assert_eq!(back["machine"]["costs"], "measured");
-    let e = fairground_sim::parse_scenario(&text.replace(r#""measured""#, r#"{"switch_us": 1}"#)).err().expect("refused");
+    let e = fairground_sim::parse_scenario(&text.replace(r#""measured""#, r#"{"switch_us": 1}"#)).expect_err("refused");
     assert!(e.to_string().contains("machine.costs"), "{e}");
 }
 

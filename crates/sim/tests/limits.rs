@@ -120,6 +120,6 @@ fn the_estimate_bounds_the_real_events() {
 fn exercise_seeds_beyond_2_pow_53_are_named() {
     use fairground_sim::lesson::exercise::{generate, Kind, MAX_SEED};
     assert!(generate(Kind::CfsPick, MAX_SEED).is_ok());
-    let e = generate(Kind::CfsPick, MAX_SEED + 1).err().expect("refused");
+    let e = generate(Kind::CfsPick, MAX_SEED + 1).expect_err("refused");
     assert!(e.to_string().contains("exercise seeds go from 0 to 9007199254740992"), "{e}");
 }

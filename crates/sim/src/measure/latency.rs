@@ -40,7 +40,7 @@ pub fn delay_table(sim: &Sim) -> Vec<DelayRow> {
             }
         })
         .collect();
-    rows.sort_by(|a, b| b.max_delay_ns.cmp(&a.max_delay_ns));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.max_delay_ns));
     rows
 }
 

@@ -17,10 +17,10 @@
 //! - every `timeline` entry: 1 + 8 per task it changes (a set dequeues, reweights, enqueues
 //!   and may reschedule), or 8 per CPU for a cgroup.
 //!
-//! Memory: 512 bytes per task + 256 bytes per CPU + 32 bytes per event (the recorded run)
-//! + 640 bytes per cgroup per CPU (its group entity and runqueue) + 4 bytes per task a
-//! timeline entry changes + the report's samples: a wakeup (4 events) gives at most one
-//! latency and one preempt-delay sample, so at most one per 2 events, each copied into the
+//! Memory, the sum of: 512 bytes per task; 256 bytes per CPU; 32 bytes per event (the
+//! recorded run); 640 bytes per cgroup per CPU (its group entity and runqueue); 4 bytes per
+//! task a timeline entry changes; and the report's samples: a wakeup (4 events) gives at most
+//! one latency and one preempt-delay sample, so at most one per 2 events, each copied into the
 //! task's set, every ancestor cgroup's set and its workload's (8 bytes each:
 //! `4 × events × (depth + 2)` with `depth` the deepest cgroup).
 //! All arithmetic is integer (saturating) except the `bursty` means, so the decision is the
