@@ -2,10 +2,14 @@
 //! line, as text or JSON.
 
 use fairground_sim::measure::sweep::MAX_POINTS;
-use fairground_sim::measure::{compare, parse_assignment, parse_values, sweep_by, Assignment};
-use fairground_sim::Limits;
+use fairground_sim::measure::{apply, check_sweep_cost, compare, parse_assignment, parse_values, sweep_by, Assignment, SweepPoint};
+use fairground_sim::report::Report;
+use fairground_sim::{run_text, Limits, ScenarioError};
 use serde_json::{json, Value};
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use crate::{emit, printable};
 
@@ -16,10 +20,12 @@ pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--f
                                      --b scheduler.features.latency_max_clamp_wakeup=false
   samples FILE                  every wakeup-latency and preempt-delay sample of a run, as CSV
   sweep FILE --param PATH --values V1,V2,... | --range LO..HI[:STEP]
-        [--by PATH2 --by-values V1,... | --by-range LO..HI[:STEP]] [--task NAME] [--json | --csv]
+        [--by PATH2 --by-values V1,... | --by-range LO..HI[:STEP]] [--task NAME] [--jobs N]
+        [--json | --csv]
                                 run FILE once per value of PATH (for each value of PATH2, with
                                 --by) and print latency percentiles (of the task or workload
-                                NAME, or of every task and workload) against it";
+                                NAME, or of every task and workload) against it; the points
+                                run on N threads (default: the CPUs), the output the same";
 
 fn fail(msg: String) -> ExitCode {
     eprintln!("fairground: {}", printable(&msg));
@@ -114,7 +120,7 @@ fn values_of(spec: &str, range: bool) -> Result<Vec<Value>, String> {
 
 pub fn sweep_cmd(args: &[String]) -> ExitCode {
     let (mut file, mut param, mut values, mut task, mut json_out, mut csv_out) = (None, None, None, None, false, false);
-    let (mut by, mut by_values) = (None, None);
+    let (mut by, mut by_values, mut jobs) = (None, None, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -133,6 +139,10 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
             "--task" => task = it.next().cloned(),
             "--json" => json_out = true,
             "--csv" => csv_out = true,
+            "--jobs" => match it.next().and_then(|j| j.parse::<usize>().ok()).filter(|j| (1..=256).contains(j)) {
+                Some(j) => jobs = Some(j),
+                None => return fail("--jobs takes a whole number from 1 to 256".into()),
+            },
             s if !s.starts_with('-') && file.is_none() => file = Some(s.to_string()),
             s => return fail(format!("unknown option {s}")),
         }
@@ -152,14 +162,25 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let points = match sweep_by(&text, &param, &values, by.as_ref().map(|(p, v)| (p.as_str(), v.as_slice())), &Limits::NATIVE, |i, n| {
-        eprint!("\rfairground: sweep {i}/{n}");
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let by_ref = by.as_ref().map(|(p, v)| (p.as_str(), v.as_slice()));
+    let tty = std::io::stderr().is_terminal();
+    let progress = |i: usize, n: usize| {
+        if tty {
+            eprint!("\rfairground: sweep {i}/{n}");
+        }
         true
-    }) {
+    };
+    // One thread: the core's own sweep, point after point. More: the same points, run on
+    // threads and put back in the core's order.
+    let points = if jobs == 1 { sweep_by(&text, &param, &values, by_ref, &Limits::NATIVE, progress) } else { sweep_parallel(&text, &param, &values, by_ref, jobs, progress) };
+    let points = match points {
         Ok(p) => p,
         Err(e) => return fail(format!("{file}: {e}")),
     };
-    eprintln!();
+    if tty {
+        eprintln!();
+    }
     if csv_out {
         return emit(&fairground_sim::measure::csv::sweep_csv(&points));
     }
@@ -221,6 +242,58 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         );
     }
     emit(&out)
+}
+
+/// `sweep_by` with its points run on `jobs` threads: the same cost check first, each point's
+/// scenario built as the core builds it (the base with PATH, then PATH2, set), and the
+/// reports in the core's order (PATH2 the outer loop), so the output does not depend on `jobs`.
+/// An error is the first point's in that order, as the sequential sweep would stop at.
+fn sweep_parallel(
+    base: &str,
+    path: &str,
+    values: &[Value],
+    by: Option<(&str, &[Value])>,
+    jobs: usize,
+    progress: impl Fn(usize, usize) -> bool + Sync,
+) -> Result<Vec<SweepPoint>, ScenarioError> {
+    check_sweep_cost(base, path, values, by, &Limits::NATIVE)?;
+    let v = fairground_sim::scenario::parse_jsonc(base)?;
+    let outer: Vec<Option<&Value>> = by.map_or(vec![None], |(_, bv)| bv.iter().map(Some).collect());
+    let mut pts = Vec::new();
+    for b in outer {
+        for x in values {
+            let mut set = vec![Assignment { path: path.to_string(), value: x.clone() }];
+            if let (Some((bp, _)), Some(bv)) = (by, b) {
+                set.push(Assignment { path: bp.to_string(), value: bv.clone() });
+            }
+            let mut t = v.clone();
+            for a in &set {
+                apply(&mut t, a).map_err(|e| ScenarioError::at(&a.path, e))?;
+            }
+            pts.push((x.clone(), b.cloned(), t.to_string()));
+        }
+    }
+    let n = pts.len();
+    let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let out: Mutex<Vec<Option<Result<Report, ScenarioError>>>> = Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, n.max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((_, _, text)) = pts.get(i) else { break };
+                let r = run_text(text, &Limits::NATIVE);
+                if let Ok(mut o) = out.lock() {
+                    o[i] = Some(r);
+                }
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, n);
+            });
+        }
+    });
+    let reports = out.into_inner().unwrap_or_default();
+    pts.into_iter()
+        .zip(reports)
+        .map(|((value, by, _), r)| Ok(SweepPoint { value, by, report: r.unwrap_or_else(|| Err(ScenarioError::at("", "a run did not finish")))? }))
+        .collect()
 }
 
 /// A swept value as the text table shows it: a string without its JSON quotes, printable.

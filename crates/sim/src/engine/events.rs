@@ -36,16 +36,20 @@ pub struct Ev {
     pub gen: u32,
 }
 
-/// One queued event: ordered by (time, class, id) packed in two words. Two entries with the
-/// same key (a stale and a live completion of one CPU at one instant) may pop in either
-/// order: at most one of them is live, so the outcome is the same.
+/// One queued event in 16 bytes, ordered by (time, class, id) and then by the completion's
+/// generation: `order` is class << 61 | id << 32 | gen. Two entries that differ only in
+/// generation (a stale and a live completion of one CPU at one instant) pop in generation
+/// order, but at most one of them is live, so the outcome is the same as in any order. A slot
+/// of two words keeps a 4-ary node's children in one cache line, which is most of what a
+/// pop reads.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     time: u64,
-    /// class << 32 | id.
     order: u64,
-    gen: u32,
 }
+
+/// Ids (tasks, CPUs, timeline entries) fit below this, far above the scenario limits.
+const ID_LIMIT: u32 = 1 << 29;
 
 impl Slot {
     #[inline(always)]
@@ -74,7 +78,8 @@ impl Queue {
 
     #[inline]
     pub fn push(&mut self, time: u64, class: Class, id: u32, gen: u32) {
-        let s = Slot { time, order: (class as u64) << 32 | u64::from(id), gen };
+        debug_assert!(id < ID_LIMIT, "event id {id} out of range");
+        let s = Slot { time, order: (class as u64) << 61 | u64::from(id & (ID_LIMIT - 1)) << 32 | u64::from(gen) };
         let h = &mut self.heap;
         let mut i = h.len();
         h.push(s);
@@ -122,7 +127,7 @@ impl Queue {
             }
             h[i] = last;
         }
-        let class = match top.order >> 32 {
+        let class = match top.order >> 61 {
             0 => Class::Completion,
             1 => Class::Timeline,
             2 => Class::Fork,
@@ -131,7 +136,7 @@ impl Queue {
             5 => Class::IdleExit,
             _ => Class::Tick,
         };
-        Some(Ev { time: top.time, class, id: top.order as u32, gen: top.gen })
+        Some(Ev { time: top.time, class, id: (top.order >> 32) as u32 & (ID_LIMIT - 1), gen: top.order as u32 })
     }
 
     pub fn len(&self) -> usize {
@@ -157,11 +162,11 @@ mod tests {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let t = (x >> 33) % 50;
             let class = [Class::Completion, Class::Timeline, Class::Fork, Class::Timer, Class::Tick][(x >> 20) as usize % 5];
-            q.push(t, class, i, 7);
-            want.push((t, class, i));
+            q.push(t, class, i, u32::MAX - i);
+            want.push((t, class, i, u32::MAX - i));
         }
         want.sort();
-        let got: Vec<_> = std::iter::from_fn(|| q.pop()).map(|e| (e.time, e.class, e.id)).collect();
+        let got: Vec<_> = std::iter::from_fn(|| q.pop()).map(|e| (e.time, e.class, e.id, e.gen)).collect();
         assert_eq!(got, want);
         assert!(q.is_empty());
     }

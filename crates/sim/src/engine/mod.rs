@@ -277,8 +277,12 @@ impl Sim {
                 return;
             }
             let mut dirty = std::mem::take(&mut self.dirty);
-            dirty.sort_unstable();
-            dirty.dedup();
+            // Usually one CPU (or none) asks at an instant: a sort call per instant was a
+            // visible part of a one-CPU run's profile.
+            if dirty.len() > 1 {
+                dirty.sort_unstable();
+                dirty.dedup();
+            }
             for &cpu in &dirty {
                 if self.fair.need_resched(cpu) && !self.leaving_idle(cpu) {
                     self.schedule(cpu);
