@@ -2,8 +2,40 @@
 //! `#scenario=<stem>&step=N&present=1` or `#s=<data>&step=N&present=1`. `step` opens the
 //! scenario's lesson at step N (numbered from 1, as the panel shows them); `present=1` opens
 //! presenter mode. base64url never contains `&`, so the scenario part is unchanged.
-//! `#exercise=<kind>&seed=N` opens a generated exercise (the worker makes it). Pure, so it is
-//! unit-tested natively.
+//! `#exercise=<kind>&seed=N` opens a generated exercise (the worker makes it). And the
+//! share-link codec itself (`#s=<data>`, contract §3). Pure, so it is unit-tested natively.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+
+/// Largest scenario JSON a share link may inflate to; a guard against decompression bombs.
+/// 64 MiB holds what the browser's cost limit lets run (a replayed trace of a million
+/// bursts is about 20 MB); the validator refuses anything larger by its counts anyway.
+pub const MAX_SHARED_BYTES: usize = 64 << 20;
+
+/// Decode the `<data>` of a `#s=<data>` link: base64url without padding of the raw DEFLATE
+/// (RFC 1951) of the scenario JSON.
+pub fn decode_share(data: &str) -> Result<String, String> {
+    if data.is_empty() {
+        return Err("the share link is empty (nothing after #s=)".into());
+    }
+    let bytes = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|e| format!("the share link could not be decoded: it is not valid base64url ({e})"))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SHARED_BYTES).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => format!(
+            "the share link holds a scenario larger than {} MiB, more than a link may open; open it from its file instead",
+            MAX_SHARED_BYTES >> 20
+        ),
+        s => format!("the share link could not be decoded: its data is not valid DEFLATE ({s:?})"),
+    })?;
+    String::from_utf8(json).map_err(|_| "the share link could not be decoded: the scenario is not UTF-8 text".into())
+}
+
+/// The inverse of [`decode_share`]: the `<data>` of the "copy share link" button.
+pub fn encode_share(json: &str) -> String {
+    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
+}
 
 /// What the options of a link ask for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,10 +1,8 @@
-//! The page's pure logic: URL fragments (contract §3), share-link decoding, the scenario index,
+//! The page's pure logic: URL fragments (contract §3; the share-link codec is in `links`), the scenario index,
 //! scenario headings and descriptions, and the scenario's entries as choices for the panels.
 //! Nothing here touches the browser, so it is unit-tested natively by `cargo test --workspace`.
 //! Numbers and times as shown are in `draw::format`.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
 
 /// The scenario opened when the page has no fragment, and after a fragment that cannot be used.
 pub const DEFAULT_STEM: &str = "two-hogs";
@@ -12,10 +10,7 @@ pub const DEFAULT_STEM: &str = "two-hogs";
 /// Where the built site serves the shipped scenarios (relative to the page).
 pub const SCENARIO_DIR: &str = "static/scenarios";
 
-/// Largest scenario JSON a share link may inflate to; a guard against decompression bombs.
-/// 64 MiB holds what the browser's cost limit lets run (a replayed trace of a million
-/// bursts is about 20 MB); the validator refuses anything larger by its counts anyway.
-pub const MAX_SHARED_BYTES: usize = 64 << 20;
+pub use super::links::{decode_share, encode_share, MAX_SHARED_BYTES};
 
 /// What the URL fragment asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,29 +69,6 @@ pub fn scenario_url(stem: &str) -> String {
     format!("{SCENARIO_DIR}/{stem}.json")
 }
 
-/// Decode the `<data>` of a `#s=<data>` link: base64url without padding of the raw DEFLATE
-/// (RFC 1951) of the scenario JSON.
-pub fn decode_share(data: &str) -> Result<String, String> {
-    if data.is_empty() {
-        return Err("the share link is empty (nothing after #s=)".into());
-    }
-    let bytes = URL_SAFE_NO_PAD
-        .decode(data.trim_end_matches('='))
-        .map_err(|e| format!("the share link could not be decoded: it is not valid base64url ({e})"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SHARED_BYTES).map_err(|e| match e.status {
-        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => format!(
-            "the share link holds a scenario larger than {} MiB, more than a link may open; open it from its file instead",
-            MAX_SHARED_BYTES >> 20
-        ),
-        s => format!("the share link could not be decoded: its data is not valid DEFLATE ({s:?})"),
-    })?;
-    String::from_utf8(json).map_err(|_| "the share link could not be decoded: the scenario is not UTF-8 text".into())
-}
-
-/// The inverse of [`decode_share`]: the `<data>` of the "copy share link" button.
-pub fn encode_share(json: &str) -> String {
-    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
-}
 
 /// One entry of `static/scenarios/index.json` (generated at build time by
 /// `scripts/scenario-index.mjs`).
