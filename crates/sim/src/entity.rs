@@ -57,6 +57,9 @@ pub struct Entity {
     pub migrating: bool,
     /// A task's group (`task_group(p)`), NIL for the root group.
     pub tg: u32,
+    /// A task's policy (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE); Normal for group entities,
+    /// which are never idle here (no cgroup `cpu.idle`).
+    pub policy: crate::scenario::FairPolicy,
 }
 
 impl Entity {
@@ -88,7 +91,14 @@ impl Entity {
             avg: crate::group::pelt::SchedAvg::default(),
             migrating: false,
             tg: NIL,
+            policy: crate::scenario::FairPolicy::Normal,
         }
+    }
+
+    /// `se_is_idle()`: a SCHED_IDLE task (group entities never are: no cgroup `cpu.idle` here).
+    #[inline]
+    pub fn is_idle(&self) -> bool {
+        self.policy == crate::scenario::FairPolicy::Idle
     }
 
     #[inline]

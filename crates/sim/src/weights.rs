@@ -46,7 +46,17 @@ pub struct LoadWeight {
     pub inv_weight: u32,
 }
 
+/// `WEIGHT_IDLEPRIO` and `WMULT_IDLEPRIO` (kernel/sched/sched.h): a SCHED_IDLE task's weight,
+/// whatever its nice.
+pub const WEIGHT_IDLEPRIO: u64 = 3;
+pub const WMULT_IDLEPRIO: u32 = 1_431_655_765;
+
 impl LoadWeight {
+    /// `set_load_weight()` for a SCHED_IDLE task: the idle weight and its inverse.
+    pub fn idle() -> LoadWeight {
+        LoadWeight { weight: scale_load(WEIGHT_IDLEPRIO), inv_weight: WMULT_IDLEPRIO }
+    }
+
     /// `set_load_weight()` for a SCHED_NORMAL task (v6.2): table weight and table inverse.
     pub fn for_nice(nice: i32) -> LoadWeight {
         let i = nice_index(nice);

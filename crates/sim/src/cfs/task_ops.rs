@@ -241,7 +241,8 @@ impl Fair {
     /// `reweight_task()` (v6.2; v6.6 and v6.12 alike): reweight the entity, then keep the
     /// table's inverse weight rather than a computed one.
     pub fn reweight_task(&mut self, se: u32, nice: i32) {
-        let lw = LoadWeight::for_nice(nice);
+        // set_load_weight(): a SCHED_IDLE task keeps the idle weight whatever its nice.
+        let lw = if self.ents[se as usize].is_idle() { LoadWeight::idle() } else { LoadWeight::for_nice(nice) };
         let rq = self.ents[se as usize].cfs_rq;
         self.reweight_entity(rq, se, lw.weight);
         self.ents[se as usize].load.inv_weight = lw.inv_weight;

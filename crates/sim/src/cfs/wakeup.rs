@@ -3,7 +3,7 @@
 
 use super::{Fair, ReschedCause};
 use crate::entity::NIL;
-use crate::scenario::WakeupPreemptVariant;
+use crate::scenario::{FairPolicy, WakeupPreemptVariant};
 use crate::weights::calc_delta_fair;
 
 impl Fair {
@@ -126,7 +126,8 @@ impl Fair {
     fn set_buddy_chain(&mut self, mut se: u32, field: impl Fn(&mut super::CfsRq) -> &mut u32) {
         while se != NIL {
             let e = &self.ents[se as usize];
-            if !e.on_rq {
+            // An idle entity is never a buddy (se_is_idle(), v6.2 … v6.12).
+            if !e.on_rq || e.is_idle() {
                 return;
             }
             let (q, parent) = (e.cfs_rq, e.parent);
@@ -177,7 +178,14 @@ impl Fair {
         if self.need_resched(cpu) {
             return None;
         }
-        if !self.cfg.feat.wakeup_preemption {
+        // Idle tasks are by definition preempted by non-idle tasks.
+        if self.ents[curr as usize].is_idle() && !self.ents[p as usize].is_idle() {
+            self.preempt_at_wakeup(cpu, curr, cause, scale);
+            return Some(1);
+        }
+        // Batch and idle tasks do not preempt non-idle tasks (their preemption is driven by
+        // the tick).
+        if self.ents[p as usize].policy != FairPolicy::Normal || !self.cfg.feat.wakeup_preemption {
             return None;
         }
         let (se, pse) = self.find_matching_se(curr, p);
@@ -192,11 +200,17 @@ impl Fair {
             if !next_buddy_marked {
                 self.set_next_buddy(pse);
             }
-            self.resched_curr(cpu, cause);
-            if self.ents[se as usize].on_rq && self.cfg.feat.last_buddy && scale && self.ents[se as usize].is_task() {
-                self.set_last_buddy(se);
-            }
+            self.preempt_at_wakeup(cpu, se, cause, scale);
         }
         Some(verdict)
+    }
+
+    /// The `preempt:` label of `check_preempt_wakeup()` (v6.2): reschedule, and make the
+    /// preempted entity the last buddy.
+    fn preempt_at_wakeup(&mut self, cpu: u32, se: u32, cause: ReschedCause, scale: bool) {
+        self.resched_curr(cpu, cause);
+        if self.ents[se as usize].on_rq && self.cfg.feat.last_buddy && scale && self.ents[se as usize].is_task() {
+            self.set_last_buddy(se);
+        }
     }
 }

@@ -288,10 +288,38 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
     if f.cfg.feat.next_buddy && !fork && !f.ents[p as usize].sched_delayed {
         f.set_next_buddy(p);
     }
-    if f.need_resched(cpu) || !f.cfg.feat.wakeup_preemption {
+    if f.need_resched(cpu) {
         return;
     }
-    let (se, pse) = f.find_matching_se(curr, p);
+    let normal = f.ents[p as usize].policy == crate::scenario::FairPolicy::Normal;
+    let (se, pse) = if f.eevdf == Some(Version::V612) {
+        // v6.12: the feature first, then idle against non-idle at the matching level (group
+        // entities are never idle here), then "BATCH and IDLE tasks do not preempt others".
+        if !f.cfg.feat.wakeup_preemption {
+            return;
+        }
+        let (se, pse) = f.find_matching_se(curr, p);
+        let (cse_idle, pse_idle) = (f.ents[se as usize].is_idle(), f.ents[pse as usize].is_idle());
+        if cse_idle && !pse_idle {
+            f.resched_curr(cpu, cause);
+            return;
+        }
+        if cse_idle != pse_idle || !normal {
+            return;
+        }
+        (se, pse)
+    } else {
+        // v6.6: "Idle tasks are by definition preempted by non-idle tasks", then "Batch and
+        // idle tasks do not preempt non-idle tasks (their preemption is driven by the tick)".
+        if f.ents[curr as usize].is_idle() && !f.ents[p as usize].is_idle() {
+            f.resched_curr(cpu, cause);
+            return;
+        }
+        if !normal || !f.cfg.feat.wakeup_preemption {
+            return;
+        }
+        f.find_matching_se(curr, p)
+    };
     let q = f.ents[se as usize].cfs_rq;
     update_curr(f, q);
     let protected = f.ents[se as usize].vlag as u64 == f.ents[se as usize].deadline;

@@ -126,7 +126,10 @@ impl Sim {
                 (None, _) => return Err(ScenarioError::at("tasks", "a task without a behaviour")),
             };
             let cgroup = t.attrs.cgroup.as_ref().and_then(|c| s.cgroups.iter().position(|g| &g.name == c)).map(|x| x as u32);
-            let mut e = Entity::new(LoadWeight::for_nice(t.attrs.nice), fair.root_rq(0));
+            // set_load_weight(): a SCHED_IDLE task weighs WEIGHT_IDLEPRIO whatever its nice.
+            let weight = if t.attrs.policy == scenario::FairPolicy::Idle { LoadWeight::idle() } else { LoadWeight::for_nice(t.attrs.nice) };
+            let mut e = Entity::new(weight, fair.root_rq(0));
+            e.policy = t.attrs.policy;
             e.tg = cgroup.unwrap_or(NIL);
             if !s.cgroups.is_empty() {
                 // init_entity_runnable_average(): a new task starts as if it had always run.

@@ -117,6 +117,9 @@ fn attrs(g: &mut G, o: &mut Map<String, Value>, cpus: i64, cgroups: &[String], d
     if g.chance(25) {
         o.insert("slice_us".into(), json!(*g.pick(&[0, 50, 100, 300, 750, 3000, 20_000, 200_000])));
     }
+    if g.chance(20) {
+        o.insert("policy".into(), json!(*g.pick(&["normal", "batch", "idle"])));
+    }
     if !cgroups.is_empty() && g.chance(60) {
         o.insert("cgroup".into(), json!(g.pick(cgroups).clone()));
     }

@@ -218,9 +218,34 @@ pub enum Behavior {
     Replay { start_us: u64, steps_us: Vec<(u64, u64)> },
 }
 
+/// A task's policy within the fair class (`sched_setattr()`'s `sched_policy`): SCHED_NORMAL,
+/// SCHED_BATCH or SCHED_IDLE.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum FairPolicy {
+    #[default]
+    Normal,
+    /// Never preempts at a wakeup: its preemption is driven by the tick.
+    Batch,
+    /// Weight 3 whatever its nice; never preempts at a wakeup, and any non-idle task's wakeup
+    /// preempts it.
+    Idle,
+}
+
+impl FairPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            FairPolicy::Normal => "normal",
+            FairPolicy::Batch => "batch",
+            FairPolicy::Idle => "idle",
+        }
+    }
+}
+
 /// Attributes shared by tasks and workloads (contract §1.4).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Attrs {
+    /// SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE (`"policy"`, an addition to the contract).
+    pub policy: FairPolicy,
     pub nice: i32,
     pub latency_nice: i32,
     /// `None` (or 0 in the file) = the default slice.

@@ -3,13 +3,13 @@
 use super::fields::*;
 use super::parse::{P, MAX_TASKS, MAX_WORKLOADS};
 use super::refs::{capped, slice};
-use super::{Attrs, Behavior, Dist, ScenarioError, TaskSpec, Workload, WorkloadKind};
+use super::{Attrs, Behavior, Dist, FairPolicy, ScenarioError, TaskSpec, Workload, WorkloadKind};
 use serde_json::Value;
 
 const TASK_KEYS: &[&str] =
-    &["name", "count", "nice", "latency_nice", "slice_us", "cgroup", "cpus", "start_ms", "stagger_us", "behavior"];
+    &["name", "count", "nice", "latency_nice", "slice_us", "policy", "cgroup", "cpus", "start_ms", "stagger_us", "behavior"];
 
-const COMMON: &[&str] = &["kind", "name", "start_ms", "nice", "latency_nice", "slice_us", "cgroup", "cpus"];
+const COMMON: &[&str] = &["kind", "name", "start_ms", "nice", "latency_nice", "slice_us", "policy", "cgroup", "cpus"];
 const HACKBENCH: &[&str] = &["groups", "fds", "loops", "msg_us", "pipe_msgs"];
 const SCHBENCH: &[&str] = &["messengers", "workers", "sleep_us", "cputime_us", "msg_us"];
 
@@ -69,6 +69,10 @@ impl P {
                 }
             }
             "cpus" => a.cpus = Some(self.cpu_list(x, kp)?),
+            "policy" => {
+                let opts = [("normal", FairPolicy::Normal), ("batch", FairPolicy::Batch), ("idle", FairPolicy::Idle)];
+                a.policy = one_of(x, kp, &opts)?;
+            }
             _ => return Ok(false),
         }
         Ok(true)

@@ -5,7 +5,7 @@
 //! `scheduler` are always written. A timeline entry uses `at_us` or `at_ms` as recorded by
 //! `at_in_us`. `parse_value(&to_json(s))` gives back `s`.
 
-use super::{Attrs, Behavior, Dist, Scenario, SetAttrs, Target, WorkloadKind, FORMAT};
+use super::{Attrs, Behavior, Dist, FairPolicy, Scenario, SetAttrs, Target, WorkloadKind, FORMAT};
 use serde_json::{json, Map, Value};
 
 /// A µs value of a bursty distribution: an integer when it is one (up to 2^53), else a float.
@@ -49,6 +49,9 @@ fn behavior(b: &Behavior) -> Value {
 }
 
 fn attrs(m: &mut Map<String, Value>, a: &Attrs) {
+    if a.policy != FairPolicy::Normal {
+        m.insert("policy".into(), json!(a.policy.name()));
+    }
     if a.nice != 0 {
         m.insert("nice".into(), json!(a.nice));
     }

@@ -9,7 +9,7 @@
 //! | `run` + `sleep`, for ever                      | `bursty` with fixed values          |
 //! | any other sequence: `phases`, finite `loop`s, repeated events, timers | `replay` of the sequence laid out on an uncontended timeline over the run |
 //! | `instance`, `priority` (nice), `cpus`, `delay` | `count`, `nice`, `cpus`, `start_ms` |
-//! | SCHED_OTHER; SCHED_BATCH, SCHED_IDLE           | the fair class (the last two with a warning) |
+//! | SCHED_OTHER; SCHED_BATCH, SCHED_IDLE           | the fair class: `"policy": "batch"` / `"idle"` |
 //!
 //! `suspend`/`resume` and `wait`/`signal`/`broad` become sleeps at the pace of what wakes the
 //! task (`pace`). Named in warnings, never dropped silently: SCHED_FIFO/RR/DEADLINE tasks (left
@@ -159,19 +159,21 @@ fn fair_task(t: &[(String, J)], path: &str, default_policy: &str, warnings: &mut
     let o = J::Obj(t.to_vec());
     let policy = o.get("policy").and_then(J::str).unwrap_or(default_policy);
     let at = if o.get("policy").is_some() { format!("{path}.policy") } else { format!("{path} (global.default_policy)") };
-    match policy {
-        "SCHED_OTHER" => {}
-        "SCHED_BATCH" | "SCHED_IDLE" => {
-            warnings.push(format!("{at}: {policy} is not in the model yet: run as SCHED_OTHER"));
-        }
+    let fair_policy = match policy {
+        "SCHED_OTHER" => None,
+        "SCHED_BATCH" => Some("batch"),
+        "SCHED_IDLE" => Some("idle"),
         "SCHED_FIFO" | "SCHED_RR" | "SCHED_DEADLINE" => {
             warnings.push(format!("{at}: {policy} is not a fair-class policy and is not simulated; the task is left out"));
             return Ok(None);
         }
         p => return Err(format!("{at}: {p} is not an rt-app policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)")),
-    }
+    };
     let plan = task::plan(t, path, warnings)?;
     let mut x = json!({ "name": "" });
+    if let Some(p) = fair_policy {
+        x["policy"] = json!(p);
+    }
     match o.get("instance").map(|v| v.int()) {
         None => {}
         Some(Some(0)) => {
