@@ -33,4 +33,9 @@ test('A/B: what changed and why — the clamps\' impact in each run and where th
   const first = page.locator('#ab-divergence li').first();
   assert(/A: .*→ preempts/.test(await first.innerText()), `first divergence: ${await first.innerText()}`);
   assert(/B: .*does not preempt/.test(await first.innerText()), `first divergence: ${await first.innerText()}`);
+  // Marked on both timelines: the button zooms onto it.
+  const at = await first.getAttribute('data-at-ns');
+  assertEqual(await page.locator('#btn-ab-divergence').getAttribute('data-at-ns'), at, 'the marker is the first divergence');
+  await page.click('#btn-ab-divergence');
+  assert(/First divergence, at/.test(await page.locator('#btn-ab-divergence').innerText()), 'the button names it');
 }, { timeout: 120_000 });

@@ -37,6 +37,8 @@ pub enum Msg {
     Up,
     Leave,
     Reset,
+    /// Zoom both timelines onto the first decision where A and B part.
+    ToDivergence,
     Png(&'static str),
 }
 
@@ -51,6 +53,8 @@ pub struct AbCharts {
     win: (f64, f64),
     drag: Option<(f64, f64)>,
     cursor: Option<f64>,
+    /// The first decision where A and B part (ns), marked on both timelines.
+    divergence: Option<f64>,
     hist: NodeRef,
     canvas_a: NodeRef,
     canvas_b: NodeRef,
@@ -129,12 +133,29 @@ impl AbCharts {
             g.fill_rect(px, AXIS - 4.0, 1.0, 4.0);
             x += step;
         }
+        if let Some(at) = self.divergence {
+            // Where the two runs first decide differently: a dashed dark line on both.
+            let px = GUTTER + (at - self.win.0) / npp;
+            if px >= GUTTER && px <= WIDTH {
+                g.set_fill_style_str("#1d232b");
+                let mut y = AXIS;
+                while y < h {
+                    g.fill_rect(px - 1.0, y, 2.0, 4.0);
+                    y += 7.0;
+                }
+            }
+        }
         if let Some(c) = self.cursor {
             let px = GUTTER + (c - self.win.0) / npp;
             g.set_fill_style_str("#c0392b");
             g.fill_rect(px - 0.5, AXIS, 1.5, h - AXIS);
         }
     }
+}
+
+/// The time of the first decision at which A and B part, if the worker found one.
+fn first_divergence(t: &AbTable) -> Option<f64> {
+    t.why.as_ref().and_then(|w| w.divergences.first()).map(|d| d.0 as f64)
 }
 
 /// The pointer's x in the canvas's own pixels (the page may show it narrower, max-width 100%).
@@ -184,6 +205,7 @@ impl Component for AbCharts {
             win: (0.0, span),
             drag: None,
             cursor: None,
+            divergence: first_divergence(&ctx.props().ab),
             hist: NodeRef::default(),
             canvas_a: NodeRef::default(),
             canvas_b: NodeRef::default(),
@@ -195,6 +217,7 @@ impl Component for AbCharts {
     fn changed(&mut self, ctx: &Context<Self>, _old: &Props) -> bool {
         self.stores = None;
         self.cursor = None;
+        self.divergence = first_divergence(&ctx.props().ab);
         self.hist_dirty = true;
         self.win = (0.0, ctx.props().ab.traces.as_ref().map_or(1.0, |t| t.duration_ns.max(1) as f64));
         true
@@ -233,6 +256,13 @@ impl Component for AbCharts {
                 self.cursor = None;
             }
             Msg::Reset => self.win = (0.0, d),
+            Msg::ToDivergence => {
+                if let Some(at) = first_divergence(&ctx.props().ab) {
+                    // A window of a fiftieth of the run (at least 2 ms), the divergence a fifth in.
+                    let span = (d / 50.0).max(2e6).min(d);
+                    self.win = ((at - span * 0.2).max(0.0).min(d - span), span);
+                }
+            }
             Msg::Png(which) => {
                 let r = match which {
                     "hist" => &self.hist,
@@ -298,6 +328,12 @@ impl Component for AbCharts {
                 if let Some(t) = &ab.traces {
                     <p class="hint">{ "Wheel to zoom, drag to pan: both move together. " }
                         <button id="btn-ab-reset" class="ghost small" onclick={link.callback(|_| Msg::Reset)}>{ "Whole run" }</button>
+                        if let Some(at) = self.divergence {
+                            { " " }
+                            <button id="btn-ab-divergence" class="ghost small" data-at-ns={format!("{at:.0}")}
+                                title="Zoom both timelines onto the first decision where A and B part (the dashed dark line)"
+                                onclick={link.callback(|_| Msg::ToDivergence)}>{ format!("First divergence, at {}", format::fmt_time(at as u64)) }</button>
+                        }
                         <button id="btn-ab-lanes-png" class="ghost small" title="Timeline A, then B" onclick={link.callback(|_| Msg::Png("a"))}>{ "PNG of A" }</button>
                         <button class="ghost small" onclick={link.callback(|_| Msg::Png("b"))}>{ "PNG of B" }</button>
                         { format!(" {} from {}", format::fmt_time(self.win.1 as u64), format::fmt_time(self.win.0 as u64)) }</p>
