@@ -60,20 +60,16 @@ fn rows_of(r: &Report) -> Vec<(String, String, Option<f64>)> {
 /// than its report (the app's A/B histograms and side-by-side timelines); `trace` records the
 /// slices from the start.
 pub fn run_variant(base: &str, set: &[Assignment], limits: &Limits, trace: bool) -> Result<Sim, ScenarioError> {
-    let v = crate::scenario::parse_jsonc(base)?;
-    let parsed = parse_scenario(&variant(&v, set)?)?;
-    crate::scenario::check_cost(&parsed.scenario, limits)?;
-    let mut sim = Sim::new(&parsed)?;
-    if trace {
-        sim.enable_trace();
-    }
-    sim.run();
-    Ok(sim)
+    run_variant_with(base, set, limits, trace, false)
 }
 
 /// As `run_variant`, with the decision log recorded too (`crate::explain`), for what the
 /// diff of two runs reads (`measure::diverge`).
 pub fn run_variant_logged(base: &str, set: &[Assignment], limits: &Limits, trace: bool) -> Result<Sim, ScenarioError> {
+    run_variant_with(base, set, limits, trace, true)
+}
+
+fn run_variant_with(base: &str, set: &[Assignment], limits: &Limits, trace: bool, log: bool) -> Result<Sim, ScenarioError> {
     let v = crate::scenario::parse_jsonc(base)?;
     let parsed = parse_scenario(&variant(&v, set)?)?;
     crate::scenario::check_cost(&parsed.scenario, limits)?;
@@ -81,7 +77,9 @@ pub fn run_variant_logged(base: &str, set: &[Assignment], limits: &Limits, trace
     if trace {
         sim.enable_trace();
     }
-    sim.fair.enable_log();
+    if log {
+        sim.fair.enable_log();
+    }
     sim.run();
     Ok(sim)
 }
