@@ -3,11 +3,7 @@
 
 use fairground_sim::measure::ablate::{ablate, preset, Ablation, Figure};
 use fairground_sim::measure::{parse_assignment, Assignment};
-use fairground_sim::report::Report;
-use fairground_sim::{run_text, Limits, ScenarioError};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use crate::emit;
 
@@ -24,27 +20,6 @@ pub const USAGE: &str = "  ablate FILE (--a PATH=VALUE... --b PATH=VALUE... | --
 fn fail(msg: String) -> ExitCode {
     eprintln!("fairground: {msg}");
     ExitCode::from(2)
-}
-
-/// Run the texts on `jobs` threads; each result lands at its text's index, so the output does
-/// not depend on which thread ran what.
-fn run_parallel(texts: &[String], jobs: usize) -> Vec<Result<Report, ScenarioError>> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Result<Report, ScenarioError>>>> = Mutex::new(texts.iter().map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..jobs.clamp(1, texts.len().max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(t) = texts.get(i) else { break };
-                let r = run_text(t, &Limits::NATIVE);
-                if let Ok(mut o) = out.lock() {
-                    o[i] = Some(r);
-                }
-            });
-        }
-    });
-    let out = out.into_inner().unwrap_or_default();
-    out.into_iter().map(|r| r.unwrap_or_else(|| Err(ScenarioError::at("", "a run did not finish")))).collect()
 }
 
 fn value(v: &Option<serde_json::Value>) -> String {
@@ -141,7 +116,7 @@ pub fn ablate_cmd(args: &[String]) -> ExitCode {
         Err(e) => return fail(format!("cannot read {}: {e}", crate::printable(&file))),
     };
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let runner = |texts: &[String]| run_parallel(texts, jobs);
+    let runner = |texts: &[String]| crate::pool::run_parallel(texts, jobs, |_, _| {});
     let r = match ablate(&text, &a, &b, &figure, &runner) {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {}", crate::printable(&file), crate::printable(&e.to_string()))),

@@ -13,6 +13,7 @@ mod fuzz;
 mod interop;
 mod latency;
 mod measure;
+mod pool;
 
 const USAGE: &str = "usage: fairground run FILE [--json]
 

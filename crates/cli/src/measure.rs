@@ -3,13 +3,10 @@
 
 use fairground_sim::measure::sweep::MAX_POINTS;
 use fairground_sim::measure::{apply, check_sweep_cost, compare, parse_assignment, parse_values, sweep_by, Assignment, SweepPoint};
-use fairground_sim::report::Report;
-use fairground_sim::{run_text, Limits, ScenarioError};
+use fairground_sim::{Limits, ScenarioError};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use crate::{emit, printable};
 
@@ -273,26 +270,13 @@ fn sweep_parallel(
             pts.push((x.clone(), b.cloned(), t.to_string()));
         }
     }
-    let n = pts.len();
-    let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let out: Mutex<Vec<Option<Result<Report, ScenarioError>>>> = Mutex::new((0..n).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..jobs.clamp(1, n.max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((_, _, text)) = pts.get(i) else { break };
-                let r = run_text(text, &Limits::NATIVE);
-                if let Ok(mut o) = out.lock() {
-                    o[i] = Some(r);
-                }
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, n);
-            });
-        }
+    let texts: Vec<&str> = pts.iter().map(|(_, _, t)| t.as_str()).collect();
+    let reports = crate::pool::run_parallel(&texts, jobs, |i, n| {
+        progress(i, n);
     });
-    let reports = out.into_inner().unwrap_or_default();
     pts.into_iter()
         .zip(reports)
-        .map(|((value, by, _), r)| Ok(SweepPoint { value, by, report: r.unwrap_or_else(|| Err(ScenarioError::at("", "a run did not finish")))? }))
+        .map(|((value, by, _), r)| Ok(SweepPoint { value, by, report: r? }))
         .collect()
 }
 
