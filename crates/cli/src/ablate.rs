@@ -2,7 +2,6 @@
 //! (fairground_sim::measure::ablate), with the runs spread over threads.
 
 use fairground_sim::measure::ablate::{ablate, preset, Ablation, Figure};
-use fairground_sim::measure::{parse_assignment, Assignment};
 use std::process::ExitCode;
 
 use crate::emit;
@@ -75,13 +74,11 @@ fn csv(r: &Ablation) -> String {
 }
 
 pub fn ablate_cmd(args: &[String]) -> ExitCode {
-    let (mut file, mut a, mut b, mut side) = (None, Vec::<Assignment>::new(), Vec::<Assignment>::new(), 0);
+    let mut ab = crate::measure::AbArgs::default();
     let (mut figure, mut jobs, mut json_out, mut csv_out, mut preset_name) = (None, None, false, false, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--a" => side = 1,
-            "--b" => side = 2,
             "--json" => json_out = true,
             "--csv" => csv_out = true,
             "--figure" => figure = it.next().cloned(),
@@ -90,15 +87,14 @@ pub fn ablate_cmd(args: &[String]) -> ExitCode {
                 Some(j) => jobs = Some(j),
                 None => return fail("--jobs takes a whole number from 1 to 256".into()),
             },
-            s if side == 0 && file.is_none() && !s.starts_with('-') => file = Some(s.to_string()),
-            s => match parse_assignment(s) {
-                Ok(x) if side == 1 => a.push(x),
-                Ok(x) if side == 2 => b.push(x),
-                Ok(_) => return fail(format!("{}: give it after --a or --b", crate::printable(s))),
-                Err(e) => return fail(crate::printable(&e)),
-            },
+            s => {
+                if let Err(e) = ab.take(s) {
+                    return fail(crate::printable(&e));
+                }
+            }
         }
     }
+    let crate::measure::AbArgs { file, mut a, mut b, .. } = ab;
     let Some(file) = file else { return fail("ablate needs a FILE".into()) };
     if let Some(p) = &preset_name {
         let Some((pa, pb)) = preset(p) else { return fail(format!("--preset: {} is not one of clamps, complete-eevdf", crate::printable(p))) };

@@ -33,14 +33,39 @@ fn read(file: &str) -> Result<String, String> {
     std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))
 }
 
+/// What `compare` and `ablate` share on their command line: FILE, then the PATH=VALUE
+/// changes of run A after `--a` and of run B after `--b`.
+#[derive(Default)]
+pub(crate) struct AbArgs {
+    pub file: Option<String>,
+    pub a: Vec<Assignment>,
+    pub b: Vec<Assignment>,
+    side: u8,
+}
+
+impl AbArgs {
+    /// Take one argument that is none of the command's own options.
+    pub fn take(&mut self, s: &str) -> Result<(), String> {
+        match s {
+            "--a" => self.side = 1,
+            "--b" => self.side = 2,
+            s if self.side == 0 && self.file.is_none() && !s.starts_with('-') => self.file = Some(s.to_string()),
+            s => match parse_assignment(s)? {
+                x if self.side == 1 => self.a.push(x),
+                x if self.side == 2 => self.b.push(x),
+                _ => return Err(format!("{s}: give it after --a or --b")),
+            },
+        }
+        Ok(())
+    }
+}
+
 pub fn compare_cmd(args: &[String]) -> ExitCode {
-    let (mut file, mut a, mut b, mut json_out, mut side) = (None, Vec::<Assignment>::new(), Vec::<Assignment>::new(), false, 0);
+    let (mut ab, mut json_out) = (AbArgs::default(), false);
     let mut diverge = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--a" => side = 1,
-            "--b" => side = 2,
             "--json" => json_out = true,
             "--first-divergence" => {
                 // An optional count follows: how many diverging decisions to list.
@@ -50,15 +75,14 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
                 }
                 diverge = Some(n.unwrap_or(1).clamp(1, 1000));
             }
-            s if side == 0 && file.is_none() && !s.starts_with('-') => file = Some(s.to_string()),
-            s => match parse_assignment(s) {
-                Ok(x) if side == 1 => a.push(x),
-                Ok(x) if side == 2 => b.push(x),
-                Ok(_) => return fail(format!("{s}: give it after --a or --b")),
-                Err(e) => return fail(e),
-            },
+            s => {
+                if let Err(e) = ab.take(s) {
+                    return fail(e);
+                }
+            }
         }
     }
+    let AbArgs { file, a, b, .. } = ab;
     let Some(file) = file else { return fail("compare needs a FILE".into()) };
     let text = match read(&file) {
         Ok(t) => t,
