@@ -3,12 +3,11 @@
 //! at which two runs of one scenario part ways. Both read the decision log
 //! (`crate::explain`), whose entries carry the numbers each check used.
 
-use super::compare::variant;
 use super::patch::Assignment;
 use crate::engine::Sim;
 use crate::entity::NIL;
 use crate::explain::{Decision, Why};
-use crate::{parse_scenario, Limits, ScenarioError};
+use crate::{Limits, ScenarioError};
 use serde::Serialize;
 
 /// One clamp site's impact: how often it bound (the clamped value differed from the raw one)
@@ -154,13 +153,7 @@ pub fn divergences(a: &[Decision], b: &[Decision], n: usize, name: &dyn Fn(u32) 
 
 /// A finished run of `base` under `set`, with its decision log.
 pub fn run_logged(base: &str, set: &[Assignment], limits: &Limits) -> Result<Sim, ScenarioError> {
-    let v = crate::scenario::parse_jsonc(base)?;
-    let parsed = parse_scenario(&variant(&v, set)?)?;
-    crate::scenario::check_cost(&parsed.scenario, limits)?;
-    let mut sim = Sim::new(&parsed)?;
-    sim.fair.enable_log();
-    sim.run();
-    Ok(sim)
+    super::compare::run_variant_logged(base, set, limits, false)
 }
 
 /// The decision log of a finished run (empty if it was not recorded).
