@@ -1,8 +1,7 @@
 //! `fairground latency`: the delay table of `perf sched latency` for a scenario's run.
 
-use fairground_sim::engine::Sim;
 use fairground_sim::measure::latency::{delay_table, delay_text};
-use fairground_sim::{parse_scenario, scenario, Limits};
+use fairground_sim::Limits;
 use std::process::ExitCode;
 
 use crate::emit;
@@ -30,14 +29,7 @@ pub fn latency_cmd(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {}: {e}", crate::printable(&file))),
     };
-    let run = || -> Result<Sim, fairground_sim::ScenarioError> {
-        let v = parse_scenario(&text)?;
-        scenario::check_cost(&v.scenario, &Limits::NATIVE)?;
-        let mut sim = Sim::new(&v)?;
-        sim.run();
-        Ok(sim)
-    };
-    let sim = match run() {
+    let sim = match fairground_sim::run_to_end(&text, &Limits::NATIVE, false) {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {}", crate::printable(&file), crate::printable(&e.to_string()))),
     };

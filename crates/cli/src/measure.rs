@@ -322,13 +322,7 @@ pub fn samples_cmd(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let run = fairground_sim::parse_scenario(&text).and_then(|v| {
-        fairground_sim::scenario::check_cost(&v.scenario, &Limits::NATIVE)?;
-        let mut sim = fairground_sim::engine::Sim::new(&v)?;
-        sim.run();
-        Ok(sim)
-    });
-    match run {
+    match fairground_sim::run_to_end(&text, &Limits::NATIVE, false) {
         Ok(sim) => emit(&fairground_sim::measure::csv::samples_csv(&sim)),
         Err(e) => fail(format!("{file}: {e}")),
     }

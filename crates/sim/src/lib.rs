@@ -96,14 +96,24 @@ pub use scenario::{parse_scenario, Limits, Scenario, ScenarioError};
 /// Parse, validate, cost-check and run a scenario given as JSON(C) text; the one call the CLI
 /// and the app make. Every refusal is a `ScenarioError` naming the problem.
 pub fn run_text(text: &str, limits: &Limits) -> Result<Report, ScenarioError> {
-    let v = parse_scenario(text)?;
-    scenario::check_cost(&v.scenario, limits)?;
-    let mut sim = engine::Sim::new(&v)?;
-    sim.run();
+    let mut sim = run_to_end(text, limits, false)?;
     if let Some(why) = &sim.runaway {
         // A defect of the model, not of the input; still an error, never a hang or a report
         // that looks complete.
         return Err(ScenarioError::at("", format!("internal error: {why}")));
     }
     Ok(sim.report())
+}
+
+/// As `run_text`, but the finished run itself, for callers that read more than its report
+/// (the samples, the delay table, the app's exports); `trace` records the slices from the start.
+pub fn run_to_end(text: &str, limits: &Limits, trace: bool) -> Result<engine::Sim, ScenarioError> {
+    let v = parse_scenario(text)?;
+    scenario::check_cost(&v.scenario, limits)?;
+    let mut sim = engine::Sim::new(&v)?;
+    if trace {
+        sim.enable_trace();
+    }
+    sim.run();
+    Ok(sim)
 }

@@ -45,14 +45,7 @@ pub fn answer(req: Request) -> Answer {
 
 /// A finished run of `text`, within the browser's limits, with slice recording if asked.
 fn full_run(text: &str, trace: bool) -> Result<Sim, String> {
-    let v = parse_scenario(text).map_err(|e| e.to_string())?;
-    scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
-    let mut sim = Sim::new(&v).map_err(|e| e.to_string())?;
-    if trace {
-        sim.enable_trace();
-    }
-    sim.run();
-    Ok(sim)
+    fairground_sim::run_to_end(text, &Limits::BROWSER, trace).map_err(|e| e.to_string())
 }
 
 /// A file name from the scenario's name: lower case, runs of other characters as one '-'.
