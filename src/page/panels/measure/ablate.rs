@@ -171,7 +171,7 @@ impl Ablate {
         html! {
             <>
                 <p class="hint">{ format!("{}: A {} → B {} ({} runs in {:.0} ms).", t.figure, num(t.a), num(t.b), t.runs, ms) }</p>
-                <table id="ablate-table" class="kv">
+                <div class="table-wrap"><table id="ablate-table" class="kv">
                     <thead><tr><th>{ "change" }</th><th>{ "A" }</th><th>{ "B" }</th><th>{ "A + this − A" }</th><th>{ "B − (B − this)" }</th><th>{ "share of A→B" }</th><th></th></tr></thead>
                     <tbody>
                         { for t.rows.iter().map(|r| {
@@ -194,7 +194,7 @@ impl Ablate {
                             }
                         }) }
                     </tbody>
-                </table>
+                </table></div>
                 if t.interactions.is_empty() {
                     <p id="ablate-interactions" class="hint">{ if t.runs.is_power_of_two() { "No pair interacts: each change's effect adds up (every combination was run)." } else { "Too many changes to run every combination: interactions were not checked." } }</p>
                 } else {
