@@ -67,6 +67,10 @@ pub const FEATURES: &[Knob] = &[
         what: "A task sleeping with negative lag stays queued (delayed) until it is eligible." },
     Knob { key: "delay_zero", kind: Kind::Bool, defaults: [N, N, N, T],
         what: "A delayed task's positive lag is clipped to 0 when it is finally dequeued." },
+    Knob { key: "respect_slice", kind: Kind::Bool, defaults: [N, N, N, F],
+        what: "The 2024 RFC (never merged): curr keeps the CPU until its request is used up; turn run_to_parity off for the RFC's tree." },
+    Knob { key: "run_to_parity_wakeup", kind: Kind::Bool, defaults: [N, N, N, F],
+        what: "The 2024 RFC (never merged): a wakeup does not test curr's eligibility while curr is on its first request." },
 ];
 
 pub struct Tunable {

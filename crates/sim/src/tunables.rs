@@ -74,6 +74,10 @@ pub struct Feat {
     pub preempt_short: bool,
     pub delay_dequeue: bool,
     pub delay_zero: bool,
+    /// The April 2024 RFC's RESPECT_SLICE (never merged): see `pick_curr()`.
+    pub respect_slice: bool,
+    /// Prateek Nayak's March 2024 RFC (never merged): see `pick_eevdf()` (v6.12).
+    pub run_to_parity_wakeup: bool,
 }
 
 impl Feat {
@@ -105,6 +109,8 @@ impl Feat {
             preempt_short: v612,
             delay_dequeue: v612,
             delay_zero: v612,
+            respect_slice: false,
+            run_to_parity_wakeup: false,
         }
     }
 
@@ -145,6 +151,8 @@ impl Feat {
         take!(preempt_short, v612);
         take!(delay_dequeue, v612);
         take!(delay_zero, v612);
+        take!(respect_slice, v612);
+        take!(run_to_parity_wakeup, v612);
         // Both follow-up variants replace the wakeup clamp (contract §1.2).
         if r.wakeup_preempt_variant != WakeupPreemptVariant::V12 {
             r.latency_max_clamp_wakeup = false;

@@ -165,7 +165,7 @@ fn pick_next_entity(f: &mut Fair, rq: u32) -> u32 {
         }
         return next;
     }
-    let se = pick_eevdf(f, rq);
+    let se = pick_eevdf(f, rq, NIL);
     if f.ents[se as usize].sched_delayed {
         dequeue_entities(f, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
         return NIL;
@@ -324,14 +324,15 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
     update_curr(f, q);
     let protected = f.ents[se as usize].vlag as u64 == f.ents[se as usize].deadline;
     let mut short = false;
-    if f.eevdf == Some(Version::V612) && do_preempt_short(f, q, pse, se) {
+    // The RESPECT_SLICE RFC moved this test into `pick_curr()`, which sees the wakee.
+    if f.eevdf == Some(Version::V612) && !f.cfg.feat.respect_slice && do_preempt_short(f, q, pse, se) {
         let e = &mut f.ents[se as usize];
         if e.vlag as u64 == e.deadline {
             e.vlag = e.deadline.wrapping_add(1) as i64;
             short = true;
         }
     }
-    let picked = pick_eevdf(f, q);
+    let picked = pick_eevdf(f, q, pse);
     if picked == pse {
         f.resched_curr(cpu, cause);
     }

@@ -209,18 +209,31 @@ fn pick_eevdf_v66(f: &Fair, rq: u32) -> u32 {
 /// `pick_eevdf()` (v6.12): a single queued entity is taken as is; RUN_TO_PARITY keeps an
 /// eligible curr; the leftmost (earliest deadline) if eligible; else a heap search pruned by
 /// each left subtree's min_vruntime; curr wins over an entity with a later deadline.
-fn pick_eevdf_v612(f: &Fair, rq: u32) -> u32 {
+///
+/// With the two never-merged features of the "complete EEVDF" discussion, the curr checks
+/// come first: RESPECT_SLICE's `pick_curr()` may keep an ineligible curr, and
+/// RUN_TO_PARITY_WAKEUP skips curr's eligibility check at a wakeup while curr is on the
+/// request it was picked with.
+fn pick_eevdf_v612(f: &Fair, rq: u32, wakee: u32) -> u32 {
     let q = &f.cfs_rqs[rq as usize];
     let mut node = q.tasks_timeline.root;
     let first = q.tasks_timeline.leftmost;
     let mut curr = q.curr;
-    if q.nr_running == 1 {
-        return if curr != NIL && f.ents[curr as usize].on_rq { curr } else { first };
-    }
-    if curr != NIL && (!f.ents[curr as usize].on_rq || !entity_eligible(f, rq, curr)) {
+    if curr != NIL && !f.ents[curr as usize].on_rq {
         curr = NIL;
     }
-    if f.cfg.feat.run_to_parity && curr != NIL && f.ents[curr as usize].vlag as u64 == f.ents[curr as usize].deadline {
+    if q.nr_running == 1 {
+        return if curr != NIL { curr } else { first };
+    }
+    if pick_curr(f, rq, curr, wakee) {
+        return curr;
+    }
+    let first_slice = curr != NIL && f.ents[curr as usize].vlag as u64 == f.ents[curr as usize].deadline;
+    let skip_eligible = f.cfg.feat.run_to_parity_wakeup && wakee != NIL && first_slice;
+    if curr != NIL && !skip_eligible && !entity_eligible(f, rq, curr) {
+        curr = NIL;
+    }
+    if f.cfg.feat.run_to_parity && curr != NIL && first_slice {
         return curr;
     }
     let ents = &f.ents;
@@ -252,13 +265,38 @@ fn pick_eevdf_v612(f: &Fair, rq: u32) -> u32 {
 /// finds nothing; v6.12 has no fallback in the kernel, but an empty result with entities
 /// queued would loop the pick forever here, so it takes the same fallback (never seen in
 /// the tests: some entity is always eligible, as V is a weighted mean).
-pub fn pick_eevdf(f: &Fair, rq: u32) -> u32 {
+///
+/// `wakee` is the waking entity when the pick decides a wakeup preemption
+/// (`check_preempt_wakeup_fair()`), NIL when `pick_next_entity()` asks.
+pub fn pick_eevdf(f: &Fair, rq: u32, wakee: u32) -> u32 {
     let se = match version(f) {
         Version::V66 => pick_eevdf_v66(f, rq),
-        Version::V612 => pick_eevdf_v612(f, rq),
+        Version::V612 => pick_eevdf_v612(f, rq, wakee),
     };
     if se == NIL {
         return f.cfs_rqs[rq as usize].tasks_timeline.leftmost;
     }
     se
+}
+
+/// `pick_curr()` of the RESPECT_SLICE RFC (Peter Zijlstra, 24 Apr 2024,
+/// <20240424150721.GQ30852@noisy.programming.kicks-ass.net>, on queue/sched/eevdf): keep curr
+/// until it has used up the request it was picked with (the vlag == deadline "HACK" of
+/// `set_next_entity()`), eligible or not; RUN_TO_PARITY relaxes that to the 0-lag point, and
+/// PREEMPT_SHORT lets a wakee with a shorter slice and an earlier deadline through.
+fn pick_curr(f: &Fair, rq: u32, curr: u32, wakee: u32) -> bool {
+    if curr == NIL || !f.cfg.feat.respect_slice {
+        return false;
+    }
+    if f.cfg.feat.run_to_parity && !entity_eligible(f, rq, curr) {
+        return false;
+    }
+    let e = &f.ents[curr as usize];
+    if f.cfg.feat.preempt_short && wakee != NIL {
+        let w = &f.ents[wakee as usize];
+        if w.slice < e.slice && (w.deadline.wrapping_sub(e.deadline) as i64) < 0 {
+            return false;
+        }
+    }
+    e.vlag as u64 == e.deadline
 }

@@ -69,7 +69,7 @@ fn features(g: &mut G, policy: &str) -> Value {
                 flag(g, &mut f, k);
             }
             if policy == "eevdf-v6.12" {
-                for k in ["place_rel_deadline", "preempt_short", "delay_dequeue", "delay_zero"] {
+                for k in ["place_rel_deadline", "preempt_short", "delay_dequeue", "delay_zero", "respect_slice", "run_to_parity_wakeup"] {
                     flag(g, &mut f, k);
                 }
             }

@@ -168,8 +168,10 @@ fn check_eevdf(f: &Fair, ver: Version, rq: u32, nodes: &[u32]) -> Result<(), Str
     if !queued.iter().any(|&se| avg::entity_eligible(f, rq, se)) {
         return Err(format!("cfs_rq {rq}: no eligible entity among {queued:?}"));
     }
-    let pick = tree::pick_eevdf(f, rq);
-    if pick == NIL || !avg::entity_eligible(f, rq, pick) {
+    let pick = tree::pick_eevdf(f, rq, NIL);
+    // RESPECT_SLICE keeps curr through its first slice, eligible or not.
+    let kept = f.cfg.feat.respect_slice && pick == q.curr;
+    if pick == NIL || (!kept && !avg::entity_eligible(f, rq, pick)) {
         return Err(format!("cfs_rq {rq}: the pick {pick} is not eligible"));
     }
     check_subtree(f, ver, q.tasks_timeline.root, 0).map(|_| ()).map_err(|e| format!("cfs_rq {rq}: {e}"))

@@ -132,6 +132,10 @@ pub struct Features {
     pub delay_dequeue: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_zero: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub respect_slice: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_to_parity_wakeup: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

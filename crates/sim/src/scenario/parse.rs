@@ -97,6 +97,7 @@ const FEATURE_KEYS: &[&str] = &[
     "latency_list", "latency_max_clamp_tick", "latency_max_clamp_offset", "latency_max_clamp_wakeup",
     "wakeup_preempt_variant", "update_cfs_group_enqueue", "update_cfs_group_dequeue", "place_lag",
     "place_deadline_initial", "place_rel_deadline", "run_to_parity", "preempt_short", "delay_dequeue", "delay_zero",
+    "respect_slice", "run_to_parity_wakeup",
 ];
 
 const CFS: u8 = 1;
@@ -113,7 +114,8 @@ pub(crate) fn applies(k: &str, policy: Policy) -> bool {
         "base_slice_ns" | "place_lag" | "place_deadline_initial" | "run_to_parity" => E66 | E612,
         "latency_list" | "latency_max_clamp_tick" | "latency_max_clamp_offset" | "latency_max_clamp_wakeup"
         | "wakeup_preempt_variant" => V12,
-        "place_rel_deadline" | "preempt_short" | "delay_dequeue" | "delay_zero" => E612,
+        "place_rel_deadline" | "preempt_short" | "delay_dequeue" | "delay_zero" | "respect_slice"
+        | "run_to_parity_wakeup" => E612,
         _ => ALL,
     };
     let bit = match policy {
@@ -311,6 +313,8 @@ impl P {
                 "preempt_short" => &mut f.preempt_short,
                 "delay_dequeue" => &mut f.delay_dequeue,
                 "delay_zero" => &mut f.delay_zero,
+                "respect_slice" => &mut f.respect_slice,
+                "run_to_parity_wakeup" => &mut f.run_to_parity_wakeup,
                 "latency_max_clamp_offset" => {
                     let opts = [("always", ClampOffset::Always), ("relative", ClampOffset::Relative), ("off", ClampOffset::Off)];
                     f.latency_max_clamp_offset = Some(one_of(x, &kp, &opts)?);
