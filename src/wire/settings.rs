@@ -147,7 +147,7 @@ mod tests {
         assert_eq!(FEATURES[0].key, "latency_max_clamp_tick");
         assert_eq!(FEATURES[1].key, "latency_max_clamp_offset");
         assert_eq!(FEATURES[2].key, "latency_max_clamp_wakeup");
-        assert_eq!(FEATURES.len(), 20);
+        assert_eq!(FEATURES.len(), 22, "the contract's 20 and the two RFC features of eevdf-v6.12");
         for f in FEATURES {
             assert!(!f.what.is_empty());
         }
