@@ -45,13 +45,18 @@ fn seed001_update_cfs_group_off_raises_tail_then_median() {
     let both = waker_latencies(&sim(&with_features(&text, r#"{ "update_cfs_group_enqueue": true, "update_cfs_group_dequeue": true }"#)));
     let no_deq = waker_latencies(&sim(&with_features(&text, r#"{ "update_cfs_group_enqueue": true, "update_cfs_group_dequeue": false }"#)));
     let none = waker_latencies(&sim(&with_features(&text, r#"{ "update_cfs_group_enqueue": false, "update_cfs_group_dequeue": false }"#)));
-    // Both calls: the waking group entity preempts at once, nearly always.
-    assert_eq!(pct(&both, 0.5), 0);
-    assert_eq!(pct(&both, 0.95), 0);
-    // No dequeue call: the median stays, the tail (the waits of a millisecond or more) grows.
-    let long = |v: &[u64]| v.iter().filter(|&&x| x >= 1_000_000).count();
-    assert_eq!(pct(&no_deq, 0.5), 0);
-    assert!(long(&no_deq) > long(&both), "waits ≥ 1 ms: {} without the dequeue call, {} with", long(&no_deq), long(&both));
+    // "At once" costs what the file's machine.costs say: a wakeup reaches the pinned waker's
+    // busy CPU (wakeup_ns) and the switch is paid (switch_ns); no idle exit, no migration.
+    let costs = parse_scenario(&text).expect("valid").scenario.machine.costs;
+    let at_once = costs.wakeup_ns + costs.switch_ns;
+    // Both calls: the waking group entity preempts at once, nearly always: the thread's P95
+    // under 100 µs.
+    assert_eq!(pct(&both, 0.5), at_once);
+    assert_eq!(pct(&both, 0.95), at_once);
+    assert!(pct(&both, 0.95) < 100_000);
+    // No dequeue call: the thread's P95 above 1 ms. (Its median stayed at ~20 µs; here it
+    // moves too, a disagreement the scenario's description states.)
+    assert!(pct(&no_deq, 0.95) > 1_000_000, "p95 {}", pct(&no_deq, 0.95));
     assert!(pct(&no_deq, 0.99) > pct(&both, 0.99));
     // Neither: the weight from the last tick is too light to preempt, so wakers wait for the
     // next tick; with wakeups at every phase of a 4 ms tick the median is near 2 ms.

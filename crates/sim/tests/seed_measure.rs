@@ -56,18 +56,21 @@ fn identical_seeds_give_identical_runs() {
     }
 }
 
-/// Seed 003 as this model sees it (the description says so): the completion hardly moves
-/// between the policies, and v6.12's delayed dequeue adds wakeup preemptions here.
+/// Seed 003 as this model sees it (the description says so): against v6.6, the RFC's
+/// RESPECT_SLICE tree makes the woken tasks wait longer, by more than the thread's wait_sum
+/// +88 %; but the completion stays within 2 % (the thread's run was 32–68 % longer: the
+/// disagreement the description explains).
 #[test]
 fn seed003_description_holds() {
     let mut v = shipped("seed003-hackbench-eevdf");
+    v["scheduler"] = serde_json::json!({ "policy": "eevdf-v6.6" });
     let a = run(&v);
-    v["scheduler"]["features"] = serde_json::json!({ "delay_dequeue": false });
+    v["scheduler"] = serde_json::json!({ "policy": "eevdf-v6.12", "features": { "respect_slice": true, "run_to_parity": false } });
     let b = run(&v);
-    let inv = |r: &Report| r.tasks.iter().map(|t| t.involuntary).sum::<u64>();
-    assert!(inv(&a) > inv(&b), "{} with delayed dequeue, {} without", inv(&a), inv(&b));
+    let mean = |r: &Report| r.workloads[0].wakeup_latency_ns.mean.expect("samples");
+    assert!(mean(&b) * 100 >= mean(&a) * 188, "mean wakeup latency {} under v6.6, {} with RESPECT_SLICE", mean(&a), mean(&b));
     let (ca, cb) = (a.workloads[0].completion_ns.expect("done"), b.workloads[0].completion_ns.expect("done"));
-    assert!((ca as f64 - cb as f64).abs() < 0.02 * cb as f64);
+    assert!((ca as f64 - cb as f64).abs() < 0.02 * ca as f64, "completion {ca} and {cb}");
 }
 
 /// Seed 004-D / S2: the shipped scenario under schbench latency nice 19, 0 and −20 (hackbench

@@ -318,9 +318,11 @@ impl Sim {
         self.finish();
     }
 
-    /// Whether a reschedule is pending on any CPU (none is, between instants).
+    /// Whether a reschedule is pending on any CPU. None is, between instants, but on a CPU
+    /// still leaving idle (`machine.costs.idle_exit_ns`): the idle loop sees need_resched only
+    /// once it is out, and the `IdleExit` event schedules then.
     pub fn resched_pending(&self) -> bool {
-        self.fair.resched.iter().any(Option::is_some)
+        self.fair.resched.iter().zip(&self.cpus).any(|(r, c)| r.is_some() && c.exiting_idle.is_none())
     }
 
     /// Charge running tasks up to the end of the run (idempotent).

@@ -95,18 +95,19 @@ impl Sim {
     }
 
     fn switch_in(&mut self, cpu: u32, next: u32) {
+        let costs = self.costs;
+        // context_switch() and, after a move, the cache refill: paid before the task's first
+        // useful instruction, which is what its latencies measure.
+        let t = &mut self.tasks[next as usize];
+        t.overhead = costs.switch_ns + if std::mem::take(&mut t.migrated) { costs.migration_ns } else { 0 };
         self.trace_switch_in(cpu, next);
         let now = self.now;
         let gen = self.cpus[cpu as usize].gen;
         self.smp.cfs_tasks.move_to_front(next);
-        let costs = self.costs;
         let t = &mut self.tasks[next as usize];
         t.state = TState::Running;
         t.run_start = now;
         t.stats.switches += 1;
-        // context_switch() and, after a move, the cache refill: paid before the task's first
-        // useful instruction, which is what its latencies measure.
-        t.overhead = costs.switch_ns + if std::mem::take(&mut t.migrated) { costs.migration_ns } else { 0 };
         let useful_at = now + t.overhead;
         let mut delay = None;
         if let Some(w) = t.waking_since.take() {

@@ -53,6 +53,9 @@ pub struct Slice {
     pub stop_why: StopWhy,
     /// The task whose wakeup or fork caused the preemption; NIL otherwise.
     pub other: u32,
+    /// What the stint paid before its first useful instruction (`machine.costs`): its wakeup
+    /// latency ends that long after `start_ns`.
+    pub overhead_ns: u32,
 }
 
 /// A stint still running.
@@ -61,6 +64,7 @@ pub struct Open {
     pub task: u32,
     pub start_ns: u64,
     pub start_why: StartWhy,
+    pub overhead_ns: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -76,6 +80,11 @@ pub struct Trace {
 pub struct TraceMark {
     len: usize,
     open: Vec<Option<Open>>,
+}
+
+/// A stint's overhead fits: each cost is at most 10^7 ns (contract additions, `machine.costs`).
+fn overhead(ns: u64) -> u32 {
+    u32::try_from(ns).unwrap_or(u32::MAX)
 }
 
 impl Trace {
@@ -103,14 +112,15 @@ impl Sim {
             for (c, cpu) in self.cpus.iter().enumerate() {
                 if cpu.curr != NIL {
                     let t = &self.tasks[cpu.curr as usize];
-                    tr.open[c] = Some(Open { task: cpu.curr, start_ns: t.run_start, start_why: StartWhy::Resume });
+                    tr.open[c] = Some(Open { task: cpu.curr, start_ns: t.run_start, start_why: StartWhy::Resume, overhead_ns: overhead(t.overhead) });
                 }
             }
             self.trace = Some(tr);
         }
     }
 
-    /// Hook of `switch_in`: before the task's waking/preempted marks are cleared.
+    /// Hook of `switch_in`: after the stint's overhead is known, before the task's
+    /// waking/preempted marks are cleared.
     #[inline]
     pub(super) fn trace_switch_in(&mut self, cpu: u32, next: u32) {
         let Some(tr) = self.trace.as_mut() else { return };
@@ -122,7 +132,7 @@ impl Sim {
         } else {
             StartWhy::Fork
         };
-        tr.open[cpu as usize] = Some(Open { task: next, start_ns: self.now, start_why: why });
+        tr.open[cpu as usize] = Some(Open { task: next, start_ns: self.now, start_why: why, overhead_ns: overhead(t.overhead) });
     }
 
     /// Hook of `switch_out`: `slept` when the task is no longer runnable.
@@ -151,6 +161,7 @@ impl Sim {
                 start_why: o.start_why,
                 stop_why,
                 other,
+                overhead_ns: o.overhead_ns,
             });
         }
     }

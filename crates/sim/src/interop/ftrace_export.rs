@@ -96,7 +96,8 @@ pub fn write_ftrace<W: Write>(v: &Validated, out: W) -> Result<(), ExportError> 
 }
 
 /// (start, end — u64::MAX while still running, task, why it started, the slice if closed).
-type Stint<'a> = (u64, u64, u32, StartWhy, Option<&'a Slice>);
+/// (start, end, task, why it began, the closed slice, the overhead it began with).
+type Stint<'a> = (u64, u64, u32, StartWhy, Option<&'a Slice>, u32);
 
 /// Export a run made with `Sim::enable_trace()` (from its start) and kept whole. Stints still
 /// running at the end are switched in and left open. A stint begun and preempted within one
@@ -111,12 +112,12 @@ pub fn to_ftrace(sim: &Sim) -> String {
     let slices: &Vec<Slice> = sim.trace.as_ref().map_or(&empty, |t| &t.slices);
     let mut per_cpu: Vec<Vec<Stint>> = vec![Vec::new(); ncpu];
     for s in slices {
-        per_cpu[s.cpu as usize].push((s.start_ns, s.end_ns, s.task, s.start_why, Some(s)));
+        per_cpu[s.cpu as usize].push((s.start_ns, s.end_ns, s.task, s.start_why, Some(s), s.overhead_ns));
     }
     if let Some(tr) = &sim.trace {
         for (c, o) in tr.open.iter().enumerate() {
             if let Some(o) = o {
-                per_cpu[c].push((o.start_ns, u64::MAX, o.task, o.start_why, None));
+                per_cpu[c].push((o.start_ns, u64::MAX, o.task, o.start_why, None, o.overhead_ns));
             }
         }
     }
@@ -135,13 +136,15 @@ pub fn to_ftrace(sim: &Sim) -> String {
         if j > 0 && wakes[j - 1].0 != task {
             k = 0;
         }
+        // The latency runs to the first useful instruction, after the stint's overhead.
         let lat = sim.tasks[task as usize].stats.wakeup_latency.get(k).copied().unwrap_or(0);
+        let lat = lat.saturating_sub(u64::from(per_cpu[c][i].5));
         woke[c][i] = start - lat.min(start);
         k += 1;
     }
     for (c, list) in per_cpu.iter().enumerate() {
         let cpu = c as u32;
-        for (i, &(start, end, task, why, slice)) in list.iter().enumerate() {
+        for (i, &(start, end, task, why, slice, _)) in list.iter().enumerate() {
             ev.begin(cpu, task, start, why, woke[c][i]);
             if let Some(s) = slice {
                 let next = list.get(i + 1).filter(|n| n.0 == end).map_or(NIL, |n| n.2);
@@ -268,7 +271,10 @@ impl Stream {
             let task = &sim.tasks[o.task as usize];
             let woke = match o.start_why {
                 // Recorded by this very switch in, the last so far.
-                StartWhy::Wakeup => o.start_ns - task.stats.wakeup_latency.last().copied().unwrap_or(0).min(o.start_ns),
+                StartWhy::Wakeup => {
+                    let lat = task.stats.wakeup_latency.last().copied().unwrap_or(0).saturating_sub(u64::from(o.overhead_ns));
+                    o.start_ns - lat.min(o.start_ns)
+                }
                 StartWhy::Fork => task.start_ns.min(o.start_ns),
                 StartWhy::Resume => o.start_ns,
             };
