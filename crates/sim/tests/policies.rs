@@ -120,3 +120,156 @@ fn idle_weight_ignores_nice_and_the_policy_round_trips() {
     let e = parse_scenario(&scenario("cfs-v6.2", 250, 10, r#"{"name": "x", "policy": "fifo", "behavior": {"kind": "hog"}}"#)).expect_err("refused");
     assert!(e.to_string().contains("tasks[0].policy"), "{e}");
 }
+
+/// `__calc_delta()` (fair.c v6.2), written out from the kernel for the test's own arithmetic:
+/// `weight` is already `scale_load_down()`ed and `inv` is the divisor's 32.32 inverse; the
+/// factor is shifted right by `fls()` of its high word until it fits 32 bits, then
+/// `mul_u64_u32_shr()`.
+fn kernel_calc_delta(delta: u64, weight: u64, inv: u64) -> u64 {
+    let fls = |x: u64| 64 - x.leading_zeros();
+    let mut fact = weight;
+    let mut shift = 32u32; // WMULT_SHIFT
+    fact *= inv; // mul_u32_u32(fact, lw->inv_weight)
+    let hi = fact >> 32;
+    if hi != 0 {
+        shift -= fls(hi);
+        fact >>= fls(hi);
+    }
+    ((u128::from(delta) * u128::from(fact)) >> shift) as u64
+}
+
+/// The delay of a SCHED_IDLE task (20 µs of work on a 16 ms timer, forked 1 ms in) beside a
+/// nice-0 hog on one CPU, under cfs-v6.2 at HZ=300, predicted from the kernel's arithmetic and
+/// compared stint by stint with the run. The constants, 1 CPU so the tunables' factor is 1:
+///
+/// - TICK_NSEC = (10^9 + 300/2) / 300 = 3 333 333 ns. A timer at 1 + 16k ms never falls on a
+///   tick (3 333 333 and 10^6 are coprime), so every wakeup waits for a later tick.
+/// - Weights (`set_load_weight()`): the hog 1024 (calc_delta_fair() is the identity for it),
+///   the idle task WEIGHT_IDLEPRIO 3 with the inverse WMULT_IDLEPRIO 1 431 655 765.
+/// - Fork placement, `task_fork_fair()` → `place_entity(initial)`: vruntime = min_vruntime
+///   (the hog's own, curr alone) + `sched_vslice()` (START_DEBIT). `sched_slice()` counts the
+///   task as queued: period `__sched_period(1 + 1)` = 6 ms (2 ≤ sched_nr_latency), times 3 /
+///   1027 by `__calc_delta()` with the runqueue's computed inverse WMULT_CONST / 1027, then
+///   BASE_SLICE's floor, which for an idle entity beside a non-idle one is
+///   sysctl_sched_idle_min_granularity (750 µs). The vslice is that × 1024/3, by
+///   WMULT_IDLEPRIO: about 256 ms of the hog's vruntime, so the first run is far away.
+/// - Wakeup placement, `place_entity(!initial)`: vruntime = max(vruntime, min_vruntime −
+///   thresh), thresh = sysctl_sched_min_granularity for an idle entity (not the latency),
+///   halved by GENTLE_FAIR_SLEEPERS: 375 µs.
+/// - `check_preempt_wakeup()`: the wakee is SCHED_IDLE, so `p->policy != SCHED_NORMAL`
+///   returns before any comparison: never a wakeup preemption.
+/// - `check_preempt_tick()` at each tick with both queued: ideal_runtime = `sched_slice(hog)`
+///   = 6 ms × 1024 / 1027 (inverse WMULT_CONST / 1027), floored at 750 µs; reschedule when the
+///   hog's `sum_exec_runtime − prev_sum_exec_runtime` exceeds it, or when, past
+///   min_granularity, the hog is more than ideal_runtime of vruntime right of the leftmost.
+///   The pick (`pick_next_entity(cfs_rq, curr)`) keeps the hog while it is left of the idle
+///   task (`entity_before()`); a re-picked hog is not set again, so its delta_exec grows on.
+/// - The idle task's 20 µs then cost it 20 000 × 1024/3 ≈ 6.8 ms of vruntime.
+#[test]
+fn sched_idle_delay_follows_the_kernel_arithmetic() {
+    const MS: u64 = 1_000_000;
+    const WMULT_CONST: u64 = 0xFFFF_FFFF;
+    const WMULT_IDLEPRIO: u64 = 1_431_655_765;
+    let tick = (1_000_000_000 + 300 / 2) / 300;
+    assert_eq!(tick, 3_333_333);
+    let (latency, min_gran, idle_min_gran) = (6 * MS, 750_000u64, 750_000u64);
+    let (start, period, run, duration) = (MS, 16 * MS, 20_000u64, 1000 * MS);
+
+    let fork_slice = kernel_calc_delta(latency, 3, WMULT_CONST / 1027).max(idle_min_gran);
+    let fork_vslice = kernel_calc_delta(fork_slice, 1024, WMULT_IDLEPRIO);
+    let ideal_runtime = kernel_calc_delta(latency, 1024, WMULT_CONST / 1027).max(min_gran);
+    let credit = min_gran >> 1;
+    let run_vruntime = kernel_calc_delta(run, 1024, WMULT_IDLEPRIO);
+    assert_eq!(fork_slice, idle_min_gran, "3/1027 of 6 ms is 17.5 µs, under the floor");
+    assert!((255 * MS..257 * MS).contains(&fork_vslice), "{fork_vslice}");
+    assert!((5_980_000..5_985_000).contains(&ideal_runtime), "{ideal_runtime}");
+
+    // The kernel's steps, event by event. The hog runs whenever the idle task does not, so
+    // its vruntime at t is hog_v(0) + t − (the idle task's runtime so far); vruntimes here
+    // are relative to hog_v(0).
+    let mut idle_ran = 0u64;
+    let hog_v = |t: u64, idle_ran: u64| (t - idle_ran) as i64;
+    let mut idle_v = hog_v(start, 0) + fork_vslice as i64;
+    let (mut queued, mut running_until) = (false, None::<u64>);
+    let mut hog_picked_at_runtime = 0u64; // the hog's prev_sum_exec_runtime
+    let (mut woke_at, mut overruns) = (0u64, 0u64);
+    let mut stints = Vec::new(); // (start, wakeup latency)
+    let mut placed = Vec::new(); // (wakeup, min_vruntime − vruntime after place_entity)
+    let (mut next_timer, mut next_tick) = (start + period, tick);
+    while next_timer.min(next_tick) < duration {
+        let t = next_timer.min(next_tick);
+        if let Some(end) = running_until.filter(|&e| e <= t) {
+            // The burst ends (a completion comes first at an instant): the idle task sleeps,
+            // and the hog is set as next, which restarts its slice accounting.
+            idle_ran += run;
+            idle_v += run_vruntime as i64;
+            hog_picked_at_runtime = end - idle_ran;
+            running_until = None;
+        }
+        if t == next_timer {
+            next_timer += period;
+            if queued || running_until.is_some() {
+                overruns += 1;
+                continue;
+            }
+            // enqueue_entity(): update_curr() makes min_vruntime the hog's vruntime, then
+            // place_entity() gives at most the sleeper credit.
+            let min_vruntime = hog_v(t, idle_ran);
+            idle_v = idle_v.max(min_vruntime - credit as i64);
+            placed.push((t, min_vruntime - idle_v));
+            queued = true;
+            woke_at = t;
+            continue;
+        }
+        next_tick += tick;
+        if !queued {
+            continue; // alone on the runqueue: entity_tick() checks nothing
+        }
+        let delta_exec = (t - idle_ran) - hog_picked_at_runtime;
+        let delta = hog_v(t, idle_ran) - idle_v;
+        let resched = delta_exec > ideal_runtime || (delta_exec >= min_gran && delta > ideal_runtime as i64);
+        if resched && delta >= 0 {
+            stints.push((t, t - woke_at));
+            queued = false;
+            running_until = Some(t + run);
+        }
+    }
+    // What that predicts, in words: the first run waits out the fork's START_DEBIT, with
+    // every timer meanwhile an overrun; from then on each wakeup is placed 375 µs left of the
+    // hog and runs at the next tick.
+    assert!(stints.len() > 40, "{}", stints.len());
+    assert!(stints[0].0 >= start + fork_vslice && stints[0].0 - (start + fork_vslice) < tick);
+    assert!(placed.iter().skip(1).all(|&(_, lag)| lag == credit as i64));
+    for &(t, delay) in &stints[1..] {
+        assert!(delay > 0 && delay < tick && t % tick == 0, "{t} {delay}");
+    }
+
+    let tasks = format!(
+        r#"{{"name": "h", "behavior": {{"kind": "hog"}}}}, {{"name": "i", "policy": "idle", "start_ms": 1, "behavior": {{"kind": "periodic", "period_us": 16000, "run_us": {}}}}}"#,
+        run / 1000
+    );
+    let text = scenario("cfs-v6.2", 300, duration / MS, &tasks);
+    let v = parse_scenario(&text).expect("valid");
+    let mut sim = Sim::new(&v).expect("builds");
+    sim.enable_trace();
+    // Right after a later wakeup, the task sits exactly the idle sleeper credit left of
+    // min_vruntime.
+    let (w, lag) = placed[3];
+    sim.run_until(w + 1);
+    let (rq, e) = (sim.fair.root_rq(0), &sim.fair.ents[1]);
+    assert!(e.on_rq);
+    assert_eq!(sim.fair.cfs_rqs[rq as usize].min_vruntime.wrapping_sub(e.vruntime) as i64, lag);
+    sim.run();
+
+    let got: Vec<_> = sim.trace.as_ref().expect("trace").slices.iter().filter(|s| s.task == 1).map(|s| (s.start_ns, s.end_ns - s.start_ns, s.start_why)).collect();
+    let want: Vec<_> = stints.iter().map(|&(t, _)| (t, run, StartWhy::Wakeup)).collect();
+    assert_eq!(got, want);
+    let r = sim.report();
+    let i = task(&r, "i");
+    assert_eq!((i.wakeup_preemptions, task(&r, "h").involuntary_wakeup), (0, 0));
+    assert_eq!(i.overruns, overruns);
+    let delays: Vec<u64> = stints.iter().map(|&(_, d)| d).collect();
+    assert_eq!(i.wakeup_latency_ns.count as usize, delays.len());
+    assert_eq!(i.wakeup_latency_ns.max, delays.iter().copied().max());
+    assert_eq!(i.wakeup_latency_ns.min, delays.iter().copied().min());
+}
