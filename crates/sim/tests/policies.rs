@@ -121,6 +121,19 @@ fn idle_weight_ignores_nice_and_the_policy_round_trips() {
     assert!(e.to_string().contains("tasks[0].policy"), "{e}");
 }
 
+/// A higher-class task must name its one CPU (the model does not place them), and a workload
+/// stays in the fair class.
+#[test]
+fn higher_classes_are_pinned_single_tasks() {
+    let two = |t: &str| format!(r#"{{"format": "fairground-scenario/1", "name": "p", "duration_ms": 10, "machine": {{"cpus": 2}}, "scheduler": {{"policy": "cfs-v6.2"}}, "tasks": [{t}]}}"#);
+    let e = parse_scenario(&two(r#"{"name": "x", "policy": "rr", "cpus": [0, 1], "behavior": {"kind": "hog"}}"#)).expect_err("two CPUs");
+    assert!(e.to_string().contains("tasks[0].policy") && e.to_string().contains("pinned to one CPU"), "{e}");
+    parse_scenario(&two(r#"{"name": "x", "policy": "deadline", "cpus": [1], "behavior": {"kind": "hog"}}"#)).expect("pinned");
+    let w = r#"{"format": "fairground-scenario/1", "name": "p", "duration_ms": 10, "scheduler": {"policy": "cfs-v6.2"}, "tasks": [], "workloads": [{"kind": "schbench", "name": "s", "messengers": 1, "workers": 1, "policy": "fifo", "cpus": [0]}]}"#;
+    let e = parse_scenario(w).expect_err("workload");
+    assert!(e.to_string().contains("workloads[0].policy"), "{e}");
+}
+
 /// `__calc_delta()` (fair.c v6.2), written out from the kernel for the test's own arithmetic:
 /// `weight` is already `scale_load_down()`ed and `inv` is the divisor's 32.32 inverse; the
 /// factor is shifted right by `fls()` of its high word until it fits 32 bits, then
@@ -272,4 +285,40 @@ fn sched_idle_delay_follows_the_kernel_arithmetic() {
     assert_eq!(i.wakeup_latency_ns.count as usize, delays.len());
     assert_eq!(i.wakeup_latency_ns.max, delays.iter().copied().max());
     assert_eq!(i.wakeup_latency_ns.min, delays.iter().copied().min());
+}
+
+/// A nice-0 hog beside a SCHED_FIFO task pinned to its CPU that runs 2 ms every 10 ms (under
+/// every policy). The FIFO task's class is above the fair class, so it runs at each firing at
+/// once (wakeup latency 0), and the hog gets the rest: the run of 1 000 ms has firings at 10,
+/// 20, …, 990 ms (99 of them, the first timer is one period after the fork), each taking
+/// exactly 2 ms, so the hog gets 1 000 − 99 × 2 = 802 ms, 80.2 %; 80 % within the one period
+/// the fork's phase leaves unused at the start. The hog's vruntime advanced by exactly its own
+/// runtime (weight 1024: calc_delta_fair() is the identity), not by the wall time: the
+/// put_prev_task_fair() at each preemption charged it up to the switch and nothing after.
+#[test]
+fn a_fifo_task_takes_its_time_from_the_fair_class() {
+    for policy in POLICIES {
+        let tasks = r#"{"name": "h", "behavior": {"kind": "hog"}}, {"name": "rt", "policy": "fifo", "cpus": [0], "behavior": {"kind": "periodic", "period_us": 10000, "run_us": 2000}}"#;
+        let text = scenario(policy, 250, 1000, tasks);
+        let v = parse_scenario(&text).expect("valid");
+        let mut sim = Sim::new(&v).expect("builds");
+        // After the fork's instant the hog's vruntime is placed (and absolute under CFS).
+        sim.run_until(1);
+        let v0 = sim.fair.ents[0].vruntime;
+        sim.run();
+        let r = sim.report();
+        let (h, rt) = (task(&r, "h"), task(&r, "rt"));
+        let firings = (1000 - 1) / 10;
+        assert_eq!(rt.cpu_ns, firings * 2_000_000, "{policy}");
+        assert_eq!(h.cpu_ns, 1_000_000_000 - firings * 2_000_000, "{policy}");
+        assert!((h.share - 0.8).abs() <= 0.002 + 1e-12, "{policy}: {}", h.share);
+        assert_eq!((rt.wakeups, rt.wakeup_latency_ns.max), (firings, Some(0)), "{policy}");
+        assert_eq!((h.involuntary, h.involuntary_wakeup, rt.wakeup_preemptions), (firings, firings, firings), "{policy}");
+        assert_eq!(r.cpus[0].rt_ns, Some(firings * 2_000_000), "{policy}");
+        assert_eq!(r.cpus[0].busy_ns, 1_000_000_000, "{policy}");
+        let e = &sim.fair.ents[0];
+        assert_eq!(e.sum_exec_runtime, h.cpu_ns, "{policy}");
+        assert_eq!(e.vruntime.wrapping_sub(v0), h.cpu_ns, "{policy}: vruntime moved by the hog's own runtime only");
+        assert_eq!(fairground_sim::scenario::to_json(&v.scenario)["tasks"][1]["policy"], "fifo");
+    }
 }
