@@ -322,3 +322,42 @@ fn a_fifo_task_takes_its_time_from_the_fair_class() {
         assert_eq!(fairground_sim::scenario::to_json(&v.scenario)["tasks"][1]["policy"], "fifo");
     }
 }
+
+/// `sched_setscheduler()` to SCHED_IDLE and back on one of two nice-0 hogs (one CPU, HZ=1000),
+/// under every policy: the weight becomes WEIGHT_IDLEPRIO 3 with WMULT_IDLEPRIO, the runqueue's
+/// load 1024 + 3 and its idle count 1, then 1024 with the table's inverse 4 194 304 again.
+/// Under cfs-v6.2, while idle the task gets at most 2 ms of the 100 ms: from the change its
+/// ideal_runtime is max(6 ms × 3/1027, 750 µs) = 750 µs, so a tick at most 1 ms later ends its
+/// stint (at most one stint in progress, and one more pick), and each 1 ms it runs moves its
+/// vruntime 1024/3 ms ≈ 341 ms, far beyond the other hog's 100 ms.
+#[test]
+fn a_policy_change_reweights_to_the_idle_weight_and_back() {
+    for policy in POLICIES {
+        let tasks = r#"{"name": "a", "behavior": {"kind": "hog"}}, {"name": "b", "behavior": {"kind": "hog"}}"#;
+        let v = parse_scenario(&scenario(policy, 1000, 400, tasks)).expect("valid");
+        let mut sim = Sim::new(&v).expect("builds");
+        sim.run_until(100_000_000);
+        let before = sim.fair.ents[1].sum_exec_runtime;
+        sim.sched_setscheduler(1, fairground_sim::scenario::FairPolicy::Idle).expect("fair to fair");
+        let (e, rq) = (&sim.fair.ents[1], &sim.fair.cfs_rqs[sim.fair.root_rq(0) as usize]);
+        assert_eq!((e.load.weight, e.load.inv_weight), (3 << 10, 1_431_655_765), "{policy}");
+        assert_eq!(rq.load.weight, (1024 + 3) << 10, "{policy}");
+        if !policy.starts_with("eevdf") {
+            assert_eq!(rq.idle_nr_running, 1, "{policy}");
+        }
+        sim.run_until(200_000_000);
+        let idle_ran = sim.fair.ents[1].sum_exec_runtime - before;
+        if policy == "cfs-v6.2" {
+            assert!(idle_ran <= 2_000_000, "{policy}: {idle_ran}");
+        }
+        assert!(idle_ran < 10_000_000, "{policy}: as idle it ran {idle_ran} ns of 100 ms");
+        sim.sched_setscheduler(1, fairground_sim::scenario::FairPolicy::Normal).expect("and back");
+        let (e, rq) = (&sim.fair.ents[1], &sim.fair.cfs_rqs[sim.fair.root_rq(0) as usize]);
+        assert_eq!((e.load.weight, e.load.inv_weight), (1024 << 10, 4_194_304), "{policy}");
+        assert_eq!((rq.load.weight, rq.idle_nr_running), (2048 << 10, 0), "{policy}");
+        assert!(!sim.resched_pending(), "{policy}");
+        assert!(sim.sched_setscheduler(1, fairground_sim::scenario::FairPolicy::Fifo).is_err());
+        sim.run();
+        assert!(sim.runaway.is_none(), "{policy}");
+    }
+}

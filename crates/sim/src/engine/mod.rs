@@ -9,6 +9,7 @@ pub mod events;
 mod placement;
 mod report;
 mod rt;
+mod setpolicy;
 mod sched;
 pub mod stats;
 pub mod task;
