@@ -115,6 +115,8 @@ fn policies_map_or_are_named() {
     }
     assert_eq!([s.tasks[3].attrs.policy, s.tasks[4].attrs.policy, s.tasks[5].attrs.policy], [FairPolicy::Fifo, FairPolicy::Rr, FairPolicy::Deadline]);
     assert!(warned(&w, &["tasks.fifo.policy", "priority is not read"]), "{w:?}");
+    // Each of them is a hog: the kernel's throttling, which the model lacks, is named.
+    assert!(warned(&w, &["tasks.dl:", "never sleeps", "throttle"]), "{w:?}");
     assert!(warned(&w, &["tasks.dl", "dl-runtime", "not modelled"]), "{w:?}");
     assert!(warned(&w, &["global", "calibration", "logdir", "gnuplot", "ignored"]), "{w:?}");
 }

@@ -127,6 +127,13 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<(Value, Vec<String>), St
         let start_us = o.get("start_ms").and_then(Value::as_u64).unwrap_or(0) * 1000;
         let horizon = (duration_ms * 1000).saturating_sub(start_us).max(1);
         if let Some(b) = task::behavior(&plan, horizon, &mut warnings) {
+            if b["kind"] == "hog" && matches!(o["policy"].as_str(), Some("fifo" | "rr" | "deadline")) {
+                warnings.push(format!(
+                    "{}: a {} task that never sleeps keeps its CPU from the fair class for the whole run here, where the kernel would throttle it (RT: sched_rt_runtime_us, 950 ms of each second; DEADLINE: its dl-runtime per dl-period)",
+                    plan.path,
+                    o["policy"].as_str().unwrap_or("")
+                ));
+            }
             o["name"] = json!(name);
             o["behavior"] = b;
             mapped.push(o);
