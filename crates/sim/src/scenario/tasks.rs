@@ -150,7 +150,7 @@ impl P {
             if !t.attrs.policy.is_fair() && t.attrs.cpus.as_ref().is_none_or(|c| c.len() != 1) {
                 // The model does not place real-time tasks (select_task_rq_rt(), push/pull).
                 return Err(ScenarioError::at(
-                    &key(&ep, "policy"),
+                    key(&ep, "policy"),
                     format!("expected a \"{}\" task to be pinned to one CPU (\"cpus\": [n]): the classes above the fair class are modelled only as the time they take on their CPU", t.attrs.policy.name()),
                 ));
             }
@@ -201,7 +201,7 @@ impl P {
             }
             if !attrs.policy.is_fair() {
                 return Err(ScenarioError::at(
-                    &key(&ep, "policy"),
+                    key(&ep, "policy"),
                     format!("expected \"normal\", \"batch\" or \"idle\" for a workload, got \"{}\" (only single tasks may be in a higher class)", attrs.policy.name()),
                 ));
             }
