@@ -206,6 +206,15 @@ fn summary(r: &Report) -> String {
         out.push_str(&format!(" {}:{:.1}%", c.id, c.busy_ns as f64 * 100.0 / r.duration_ns.max(1) as f64));
     }
     out.push('\n');
+    if r.cpus.iter().any(|c| c.rt_ns.is_some()) {
+        // Only with SCHED_FIFO/RR/DEADLINE tasks, so every other report reads as before.
+        out.push_str("lost to fifo/rr/deadline tasks:");
+        for c in &r.cpus {
+            let ns = c.rt_ns.unwrap_or(0);
+            out.push_str(&format!(" {}:{:.3} ms ({:.1}%)", c.id, ns as f64 / 1e6, ns as f64 * 100.0 / r.duration_ns.max(1) as f64));
+        }
+        out.push('\n');
+    }
     out
 }
 

@@ -80,6 +80,10 @@ pub struct WorkloadReport {
 pub struct CpuReport {
     pub id: u32,
     pub busy_ns: u64,
+    /// Addition: of `busy_ns`, the time SCHED_FIFO/RR/DEADLINE tasks ran, which the fair
+    /// class lost (present only when the scenario has such tasks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rt_ns: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

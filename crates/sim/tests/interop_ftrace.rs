@@ -109,7 +109,8 @@ fn real_trace_replays_to_the_cpu_time_and_wakeups_it_showed() {
     let imp = import_ftrace(REAL, &ImportOptions { policy: "eevdf-v6.12".into(), hz: 250, ..ImportOptions::default() }).expect("imports");
     let p = probes(&imp);
     assert_eq!(p.len(), 3, "three probe processes: {:?}", imp.tasks.iter().map(|t| &t.name).collect::<Vec<_>>());
-    // Real-time kernel threads (migration/N, prio 0) are left out with a warning.
+    // Real-time kernel threads (migration/N, prio 0) are replayed as load above the fair
+    // class, with a warning.
     assert!(imp.warnings.iter().any(|w| w.contains("migration/0") && w.contains("not a fair-class task")));
     let nice5 = p.iter().find(|t| t.nice == 5).expect("the nice-5 hog");
     let periodic = p.iter().max_by_key(|t| t.wakeups).expect("the periodic task");
@@ -170,4 +171,29 @@ fn unusable_traces_are_errors_not_panics() {
         cut.push_str("\n   bash-1 [00");
         let _ = import_ftrace(&cut, &ImportOptions::default());
     }
+}
+
+/// A task of prio 49 (the RT class: FIFO and RR print alike) that preempts a fair hog on CPU
+/// 0 for 2 ms every 10 ms is replayed as a pinned "fifo" task, with a warning; replayed, it
+/// takes the same 3 × 2 ms from the fair class on CPU 0.
+#[test]
+fn real_time_tasks_in_a_trace_are_replayed_as_load_above_the_fair_class() {
+    let mut t = String::from("# tracer: nop\n");
+    for k in 1..=3 {
+        let (on, off) = (format!("100.0{k}0000"), format!("100.0{k}2000"));
+        t += &format!("        hog-100     [000] d.h2.   {on}: sched_waking: comm=rtt pid=300 prio=49 target_cpu=000\n");
+        t += &format!("        hog-100     [000] d.h2.   {on}: sched_wakeup: comm=rtt pid=300 prio=49 target_cpu=000\n");
+        t += &format!("        hog-100     [000] d..2.   {on}: sched_switch: prev_comm=hog prev_pid=100 prev_prio=120 prev_state=R+ ==> next_comm=rtt next_pid=300 next_prio=49\n");
+        t += &format!("        rtt-300     [000] d..2.   {off}: sched_switch: prev_comm=rtt prev_pid=300 prev_prio=49 prev_state=S ==> next_comm=hog next_pid=100 next_prio=120\n");
+    }
+    let imp = import_ftrace(&t, &ImportOptions { pin_observed: false, ..ImportOptions::default() }).expect("imports");
+    let rtt = imp.tasks.iter().find(|x| x.comm == "rtt").expect("rtt kept");
+    assert_eq!((rtt.policy, rtt.cpus.clone(), rtt.nice, rtt.cpu_ns), (Some("fifo"), vec![0], 0, 6_000_000));
+    let w = imp.warnings.join("\n");
+    assert!(w.contains("pid 300 (rtt) has prio 49") && w.contains("SCHED_FIFO or SCHED_RR") && w.contains("not modelled"), "{w}");
+    let json = imp.scenario["tasks"].as_array().and_then(|a| a.iter().find(|x| x["name"] == "rtt")).expect("in the scenario");
+    assert_eq!((json["policy"].as_str(), json["cpus"].clone()), (Some("fifo"), serde_json::json!([0])), "pinned even with --no-pin");
+    let r = run_value(&imp.scenario);
+    assert_eq!(r.tasks.iter().find(|x| x.name == "rtt").map(|x| x.cpu_ns), Some(6_000_000));
+    assert_eq!(r.cpus[0].rt_ns, Some(6_000_000));
 }

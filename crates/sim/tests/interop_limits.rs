@@ -162,8 +162,8 @@ fn rtapp_task_names_are_unique_after_their_characters_are_replaced() {
 
 #[test]
 fn when_no_rtapp_task_maps_the_error_says_why() {
-    let e = rtapp(r#""a": { "lock": "m" }, "b": { "run": 10, "policy": "SCHED_FIFO" }"#).expect_err("nothing maps");
-    assert!(e.contains("no rt-app task") && e.contains("tasks.a.lock") && e.contains("SCHED_FIFO"), "{e}");
+    let e = rtapp(r#""a": { "lock": "m" }, "b": { "run": 10, "instance": 0 }"#).expect_err("nothing maps");
+    assert!(e.contains("no rt-app task") && e.contains("tasks.a.lock") && e.contains("tasks.b.instance"), "{e}");
 }
 
 #[test]

@@ -101,15 +101,23 @@ fn locks_and_barriers_are_dropped_by_name_and_waits_paced() {
 fn policies_map_or_are_named() {
     let (s, w) = import(&fixture("policies.json"));
     let names: Vec<&str> = s.tasks.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["other", "batch", "idle"]);
+    assert_eq!(names, ["other", "batch", "idle", "fifo", "rr", "dl"]);
     assert_eq!(s.tasks[0].attrs.nice, 5);
     // SCHED_BATCH and SCHED_IDLE are fair-class policies of the model.
     use fairground_sim::scenario::FairPolicy;
     assert_eq!([s.tasks[0].attrs.policy, s.tasks[1].attrs.policy, s.tasks[2].attrs.policy], [FairPolicy::Normal, FairPolicy::Batch, FairPolicy::Idle]);
     assert!(!warned(&w, &["SCHED_BATCH"]) && !warned(&w, &["SCHED_IDLE"]), "{w:?}");
-    for (t, p) in [("fifo", "SCHED_FIFO"), ("rr", "SCHED_RR"), ("dl", "SCHED_DEADLINE")] {
-        assert!(warned(&w, &[&format!("tasks.{t}.policy"), p, "not simulated"]), "{t}: {w:?}");
+    // The classes above the fair class are load on one CPU; their own scheduling is not
+    // modelled, and the warning says so (with the priority it did not read).
+    for (i, (t, p)) in [("fifo", "SCHED_FIFO"), ("rr", "SCHED_RR"), ("dl", "SCHED_DEADLINE")].into_iter().enumerate() {
+        assert_eq!(s.tasks[3 + i].attrs.cpus, Some(vec![0]), "{t}");
+        assert!(warned(&w, &[&format!("tasks.{t}.policy"), p, "pinned to CPU 0", "not modelled"]), "{t}: {w:?}");
     }
+    assert_eq!([s.tasks[3].attrs.policy, s.tasks[4].attrs.policy, s.tasks[5].attrs.policy], [FairPolicy::Fifo, FairPolicy::Rr, FairPolicy::Deadline]);
+    assert!(warned(&w, &["tasks.fifo.policy", "priority is not read"]), "{w:?}");
+    // Each of them is a hog: the kernel's throttling, which the model lacks, is named.
+    assert!(warned(&w, &["tasks.dl:", "never sleeps", "throttle"]), "{w:?}");
+    assert!(warned(&w, &["tasks.dl", "dl-runtime", "not modelled"]), "{w:?}");
     assert!(warned(&w, &["global", "calibration", "logdir", "gnuplot", "ignored"]), "{w:?}");
 }
 
@@ -148,8 +156,13 @@ fn a_long_unrolled_loop_is_cut_at_the_replay_limit_with_a_warning() {
 
 #[test]
 fn a_file_with_nothing_to_play_is_refused_naming_why() {
-    let e = import_rtapp(fixture("policies.json").replace("SCHED_OTHER\"", "SCHED_FIFO\"").replace("SCHED_BATCH", "SCHED_RR").replace("SCHED_IDLE", "SCHED_RR").as_str(), "eevdf-v6.12").unwrap_err();
-    assert!(e.contains("no rt-app task") && e.contains("tasks.other") && e.contains("SCHED_FIFO"), "{e}");
+    let e = import_rtapp(r#"{ "tasks": { "a": { "instance": 0, "run": 10 }, "b": { "lock": "m" } } }"#, "eevdf-v6.12").unwrap_err();
+    assert!(e.contains("no rt-app task") && e.contains("tasks.a.instance") && e.contains("tasks.b"), "{e}");
+    // A file of real-time tasks alone does play: as load on their CPUs.
+    let all_rt = fixture("policies.json").replace("SCHED_OTHER\"", "SCHED_FIFO\"").replace("SCHED_BATCH", "SCHED_RR").replace("SCHED_IDLE", "SCHED_RR");
+    let (v, w) = import_rtapp(&all_rt, "eevdf-v6.12").expect("imports");
+    assert_eq!(v["tasks"].as_array().map(Vec::len), Some(6));
+    assert!(warned(&w, &["global.default_policy", "SCHED_FIFO", "not modelled"]), "{w:?}");
 }
 
 #[test]

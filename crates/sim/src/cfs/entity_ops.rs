@@ -49,8 +49,10 @@ impl Fair {
             vruntime = vruntime.wrapping_add(self.sched_vslice(rq, se));
         }
         if !initial {
-            // Sleeps up to (half) a latency period don't count.
-            vruntime = vruntime.wrapping_sub(self.get_sleep_latency());
+            // Sleeps up to (half) a latency period don't count; an idle entity's up to (half)
+            // min_granularity.
+            let idle = self.ents[se as usize].is_idle();
+            vruntime = vruntime.wrapping_sub(self.get_sleep_latency(idle));
         }
         let e = &mut self.ents[se as usize];
         e.vruntime = max_vruntime(e.vruntime, vruntime);
@@ -97,18 +99,20 @@ impl Fair {
 
     /// `account_entity_enqueue()` (v6.2).
     fn account_entity_enqueue(&mut self, rq: u32, se: u32) {
-        let w = self.ents[se as usize].load.weight;
+        let (w, idle) = (self.ents[se as usize].load.weight, self.ents[se as usize].is_idle());
         let q = &mut self.cfs_rqs[rq as usize];
         q.load.add(w);
         q.nr_running += 1;
+        q.idle_nr_running += u32::from(idle);
     }
 
     /// `account_entity_dequeue()` (v6.2).
     fn account_entity_dequeue(&mut self, rq: u32, se: u32) {
-        let w = self.ents[se as usize].load.weight;
+        let (w, idle) = (self.ents[se as usize].load.weight, self.ents[se as usize].is_idle());
         let q = &mut self.cfs_rqs[rq as usize];
         q.load.sub(w);
         q.nr_running -= 1;
+        q.idle_nr_running -= u32::from(idle);
     }
 
     /// `clear_buddies()` (v6.2): `__clear_buddies_{last,next,skip}` walk up the hierarchy

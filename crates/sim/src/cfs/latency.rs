@@ -37,12 +37,13 @@ pub fn latency_before(a: &Entity, b: &Entity) -> bool {
 }
 
 impl Fair {
-    /// `get_sleep_latency(false)` (v12 1/8; in v6.2 the same arithmetic is inline in
-    /// `place_entity()`): half a latency period with GENTLE_FAIR_SLEEPERS. SCHED_IDLE
-    /// entities (which use min_granularity) are not modelled.
+    /// `get_sleep_latency(idle)` (v12 1/8; in v6.2 the same arithmetic is inline in
+    /// `place_entity()`): half a latency period with GENTLE_FAIR_SLEEPERS, but a SCHED_IDLE
+    /// entity's sleeps are credited only against min_granularity, so that it cannot come
+    /// back far enough left to take the CPU from normal tasks for long.
     #[inline]
-    pub fn get_sleep_latency(&self) -> u64 {
-        let thresh = self.cfg.latency_ns;
+    pub fn get_sleep_latency(&self, idle: bool) -> u64 {
+        let thresh = if idle { self.cfg.min_granularity_ns } else { self.cfg.latency_ns };
         if self.cfg.feat.gentle_fair_sleepers {
             thresh >> 1
         } else {
@@ -53,7 +54,7 @@ impl Fair {
     /// `calc_latency_offset()` (v12 5/8): linear in latency nice, C division truncating
     /// toward zero. Computed once when the latency nice is set, from the tunables then.
     pub fn calc_latency_offset(&self, latency_nice: i32) -> i64 {
-        (self.get_sleep_latency() as i64) * latency_nice as i64 / HALF_LATENCY_WIDTH
+        (self.get_sleep_latency(false) as i64) * latency_nice as i64 / HALF_LATENCY_WIDTH
     }
 
     /// `get_latency_max()` (v12 1/8): the sleeper credit less one min_granularity, since a
@@ -61,7 +62,7 @@ impl Fair {
     /// in C: with a sleeper credit below min_granularity it wraps, as the kernel's would.
     #[inline]
     pub fn get_latency_max(&self) -> u64 {
-        self.get_sleep_latency().wrapping_sub(self.cfg.min_granularity_ns)
+        self.get_sleep_latency(false).wrapping_sub(self.cfg.min_granularity_ns)
     }
 
     /// `wakeup_latency_gran()` (v12 5/8), with the clamp switchable: `always` is v12,

@@ -48,6 +48,9 @@ pub struct CfsRq {
     pub load: LoadWeight,
     pub nr_running: u32,
     pub h_nr_running: u32,
+    /// Queued SCHED_IDLE entities (`account_entity_enqueue()`, v6.2): CFS's `sched_slice()`
+    /// reads it through `sched_idle_cfs_rq()`.
+    pub idle_nr_running: u32,
     pub min_vruntime: u64,
     pub tasks_timeline: RbRootCached,
     /// v12 8/8: entities with a negative latency offset, keyed by vruntime + latency_offset.
@@ -84,6 +87,7 @@ impl CfsRq {
             load: LoadWeight::default(),
             nr_running: 0,
             h_nr_running: 0,
+            idle_nr_running: 0,
             min_vruntime: (-(1i64 << 20)) as u64,
             tasks_timeline: RbRootCached::new(),
             latency_timeline: RbRootCached::new(),

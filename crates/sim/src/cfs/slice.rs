@@ -35,8 +35,16 @@ impl Fair {
             }
             s = self.ents[s as usize].parent;
         }
-        // BASE_SLICE. SCHED_IDLE entities are not modelled, so the idle minimum never applies.
-        slice.max(self.cfg.min_granularity_ns)
+        // BASE_SLICE: an idle entity beside non-idle ones gets sysctl_sched_idle_min_granularity
+        // (unscaled), so that it still runs a little at a time when its weight's share is tiny.
+        let q = &self.cfs_rqs[rq as usize];
+        let sched_idle_cfs_rq = q.nr_running != 0 && q.nr_running == q.idle_nr_running;
+        let min_gran = if self.ents[se as usize].is_idle() && !sched_idle_cfs_rq {
+            self.cfg.idle_min_granularity_ns
+        } else {
+            self.cfg.min_granularity_ns
+        };
+        slice.max(min_gran)
     }
 
     /// `sched_vslice()` (v6.2).

@@ -132,7 +132,7 @@ impl Sim {
     /// Refresh `cpu`'s bit in the idle map from its running task and runnable count.
     pub(super) fn update_idle_bit(&mut self, cpu: u32) {
         let (w, b) = (cpu as usize / 64, 1u64 << (cpu % 64));
-        if self.cpus[cpu as usize].curr == NIL && self.nr_running(cpu) == 0 {
+        if self.cpu_idle(cpu) {
             self.smp.idle[w] |= b;
         } else {
             self.smp.idle[w] &= !b;
@@ -256,8 +256,9 @@ impl Sim {
         for cpu in 0..self.cpus.len() {
             let c = &self.cpus[cpu];
             let mut busy = c.busy_ns;
-            if c.curr != NIL {
-                busy += now - self.tasks[c.curr as usize].run_start;
+            let running = if c.rt_curr != NIL { c.rt_curr } else { c.curr };
+            if running != NIL {
+                busy += now - self.tasks[running as usize].run_start;
             }
             let d = busy - self.smp.busy_mark[cpu];
             sum += (d * SCHED_CAPACITY_SCALE).checked_div(dt).unwrap_or(0).min(SCHED_CAPACITY_SCALE);

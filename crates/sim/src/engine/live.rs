@@ -115,7 +115,7 @@ impl Sim {
 
     /// The task running on each CPU (NIL when idle).
     pub fn running(&self) -> impl Iterator<Item = u32> + '_ {
-        self.cpus.iter().map(|c| c.curr)
+        self.cpus.iter().map(|c| if c.rt_curr != crate::entity::NIL { c.rt_curr } else { c.curr })
     }
 
     /// The time of the next pending instant, if the run has one before its end.

@@ -8,6 +8,8 @@ pub mod cfs_tasks;
 pub mod events;
 mod placement;
 mod report;
+mod rt;
+mod setpolicy;
 mod sched;
 pub mod stats;
 pub mod task;
@@ -43,6 +45,12 @@ pub struct Cpu {
     /// First CPU of this CPU's last-level cache.
     pub llc_first: u32,
     pub llc_size: u32,
+    /// The higher-class task running here, or NIL (`rt.rs`); `curr` is then NIL too.
+    pub rt_curr: u32,
+    /// Higher-class tasks runnable here and waiting, in the order they became runnable.
+    pub rt_queue: std::collections::VecDeque<u32>,
+    /// Time this CPU ran higher-class tasks: the time the fair class lost to them.
+    pub rt_ns: u64,
 }
 
 /// A `timeline` entry resolved to the tasks, or the task group, it changes.
@@ -86,6 +94,8 @@ pub struct Sim {
     estimated_events: u64,
     /// What switching, waking and migrating cost (`machine.costs`; zero by default).
     pub costs: scenario::Costs,
+    /// Whether any task is in a class above the fair class (`rt.rs`).
+    pub has_rt: bool,
 }
 
 /// Events one instant may take before the run is declared a runaway: generous against the
@@ -172,6 +182,7 @@ impl Sim {
                 preempted_since: None,
                 overhead: 0,
                 migrated: false,
+                rt: !t.attrs.policy.is_fair(),
                 stats: TaskStats::default(),
             });
         }
@@ -179,7 +190,7 @@ impl Sim {
         fair.build_task_groups(&s.cgroups);
         let changes = resolve_timeline(s, &expanded);
         let cpus = (0..ncpus)
-            .map(|c| Cpu { curr: NIL, gen: 0, busy_ns: 0, exiting_idle: None, llc_first: c / llc * llc, llc_size: llc })
+            .map(|c| Cpu { curr: NIL, gen: 0, busy_ns: 0, exiting_idle: None, llc_first: c / llc * llc, llc_size: llc, rt_curr: NIL, rt_queue: Default::default(), rt_ns: 0 })
             .collect();
         let mut queue = Queue::with_capacity(tasks.len() * 2 + changes.len() + 8);
         for (i, t) in tasks.iter().enumerate() {
@@ -190,6 +201,7 @@ impl Sim {
         }
         queue.push(0, Class::Tick, 0, 0);
         let smp = Smp::new(ncpus, llc, fair.cfg.hz, tasks.len());
+        let has_rt = tasks.iter().any(|t| t.rt);
 
         Ok(Sim {
             name: s.name.clone(),
@@ -212,6 +224,7 @@ impl Sim {
             runaway: None,
             estimated_events: scenario::estimate(s).events,
             costs: s.machine.costs,
+            has_rt,
         })
     }
 
@@ -334,6 +347,7 @@ impl Sim {
         self.now = self.duration_ns;
         self.fair.now = self.duration_ns;
         for cpu in 0..self.cpus.len() {
+            self.finish_rt(cpu as u32);
             let curr = self.cpus[cpu].curr;
             if curr != NIL {
                 let q = self.fair.ents[curr as usize].cfs_rq;
@@ -349,6 +363,10 @@ impl Sim {
     fn on_tick(&mut self) {
         for cpu in 0..self.cpus.len() as u32 {
             let curr = self.cpus[cpu as usize].curr;
+            if self.cpus[cpu as usize].rt_curr != NIL {
+                // task_tick_rt() / task_tick_dl(): nothing the fair class sees.
+                self.events += 1;
+            }
             if curr != NIL {
                 self.events += 1;
                 if self.fair.task_tick_fair(curr) {

@@ -29,7 +29,8 @@ impl Sim {
     /// `available_idle_cpu()`: nothing running and nothing queued (a task enqueued during
     /// this instant makes its CPU busy at once, as `rq->nr_running` does).
     pub(super) fn cpu_idle(&self, cpu: u32) -> bool {
-        self.cpus[cpu as usize].curr == NIL && self.nr_running(cpu) == 0
+        let c = &self.cpus[cpu as usize];
+        c.curr == NIL && self.nr_running(cpu) == 0 && c.rt_curr == NIL && c.rt_queue.is_empty()
     }
 
     /// Runnable tasks of a CPU, the running one included (`rq->cfs.h_nr_running`).

@@ -72,7 +72,7 @@ impl Sim {
             tasks,
             cgroups,
             workloads,
-            cpus: self.cpus.iter().enumerate().map(|(i, c)| CpuReport { id: i as u32, busy_ns: c.busy_ns }).collect(),
+            cpus: self.cpus.iter().enumerate().map(|(i, c)| CpuReport { id: i as u32, busy_ns: c.busy_ns, rt_ns: self.has_rt.then_some(c.rt_ns) }).collect(),
         }
     }
 

@@ -19,6 +19,9 @@ impl Sim {
         // slice used up, a newly-idle pull's check_preempt) finds it pending and changes
         // nothing; clear_tsk_need_resched(prev) then clears it after the pick (v6.2 … v6.12).
         let cause = self.fair.resched[cpu as usize];
+        if self.has_rt && self.schedule_rt(cpu, cause) {
+            return;
+        }
         let prev = self.cpus[cpu as usize].curr;
         let mut next = self.fair.pick_next_task_fair(cpu, prev);
         if next == NIL && prev != NIL {
@@ -63,7 +66,7 @@ impl Sim {
         self.fair.record(d);
     }
 
-    fn switch_out(&mut self, cpu: u32, prev: u32, cause: Option<ReschedCause>) {
+    pub(super) fn switch_out(&mut self, cpu: u32, prev: u32, cause: Option<ReschedCause>) {
         let slept = self.tasks[prev as usize].state != TState::Running;
         self.trace_switch_out(cpu, slept, cause);
         let now = self.now;
@@ -77,6 +80,11 @@ impl Sim {
         let useful = ran.saturating_sub(t.overhead);
         if t.work_left != FOREVER {
             t.work_left -= useful.min(t.work_left);
+        }
+        if t.rt {
+            // update_curr_rt() charges se.sum_exec_runtime too; the fair class lost this time.
+            c.rt_ns += ran;
+            self.fair.ents[prev as usize].sum_exec_runtime += ran;
         }
         if t.state != TState::Running {
             return; // it went to sleep: a voluntary switch
@@ -94,7 +102,7 @@ impl Sim {
         }
     }
 
-    fn switch_in(&mut self, cpu: u32, next: u32) {
+    pub(super) fn switch_in(&mut self, cpu: u32, next: u32) {
         let costs = self.costs;
         // context_switch() and, after a move, the cache refill: paid before the task's first
         // useful instruction, which is what its latencies measure.
@@ -103,7 +111,9 @@ impl Sim {
         self.trace_switch_in(cpu, next);
         let now = self.now;
         let gen = self.cpus[cpu as usize].gen;
-        self.smp.cfs_tasks.move_to_front(next);
+        if !self.tasks[next as usize].rt {
+            self.smp.cfs_tasks.move_to_front(next);
+        }
         let t = &mut self.tasks[next as usize];
         t.state = TState::Running;
         t.run_start = now;
@@ -130,11 +140,11 @@ impl Sim {
     /// The running task of `cpu` finished its burst: it sleeps and calls schedule().
     pub(super) fn on_completion(&mut self, cpu: u32, gen: u32) {
         let c = &self.cpus[cpu as usize];
-        if c.gen != gen || c.curr == NIL {
+        let ti = if c.rt_curr != NIL { c.rt_curr } else { c.curr };
+        if c.gen != gen || ti == NIL {
             return; // a stint that was cut short by a preemption
         }
         self.events += 1;
-        let ti = c.curr;
         if matches!(self.tasks[ti as usize].beh, Beh::Workload { .. }) {
             return self.workload_burst_done(cpu, ti);
         }
@@ -158,21 +168,27 @@ impl Sim {
                 _ => {}
             }
         }
-        self.deactivate_task(ti, DEQUEUE_SLEEP);
+        if !self.tasks[ti as usize].rt {
+            self.deactivate_task(ti, DEQUEUE_SLEEP);
+        }
         self.schedule(cpu);
     }
 
     /// `sched_fork()` + `wake_up_new_task()`: the task appears at its start time.
     pub(super) fn on_fork(&mut self, ti: u32) {
         self.events += 1;
-        let cpu = self.select_fork_cpu(ti);
+        let rt = self.tasks[ti as usize].rt;
+        // A higher-class task runs on the one CPU it is pinned to (validated).
+        let cpu = if rt { self.tasks[ti as usize].allowed[0] } else { self.select_fork_cpu(ti) };
         let tg = self.fair.ents[ti as usize].tg;
-        self.fair.set_task_rq(ti, tg, cpu);
         let root = self.fair.tg_cfs_rq(tg, cpu);
+        self.tasks[ti as usize].cpu = cpu;
+        if !rt {
+            self.fair.set_task_rq(ti, tg, cpu);
+            self.smp.homed[cpu as usize] += 1;
+            self.fair.task_fork_fair(ti);
+        }
         let t = &mut self.tasks[ti as usize];
-        t.cpu = cpu;
-        self.smp.homed[cpu as usize] += 1;
-        self.fair.task_fork_fair(ti);
         // A workload task's first unit of work, or None: it starts asleep.
         let wl_work = matches!(t.beh, Beh::Workload { .. }).then(|| self.workload_fork(ti));
         let t = &mut self.tasks[ti as usize];
@@ -191,7 +207,7 @@ impl Sim {
             // as the first enqueue would have made it (CFS). Under EEVDF it wakes with the
             // zero lag of a new task.
             t.state = TState::Sleeping;
-            if self.fair.eevdf.is_none() {
+            if self.fair.eevdf.is_none() && !rt {
                 let m = self.fair.cfs_rqs[root as usize].min_vruntime;
                 let e = &mut self.fair.ents[ti as usize];
                 e.vruntime = e.vruntime.wrapping_add(m);
@@ -210,6 +226,9 @@ impl Sim {
             Beh::Workload { .. } => wl_work.flatten().unwrap_or(0),
         };
         t.state = TState::Runnable;
+        if rt {
+            return self.rt_activate(ti, ReschedCause::Fork(ti));
+        }
         // activate_task() without ENQUEUE_WAKEUP: enqueue_entity renormalises the vruntime
         // (CFS) or places the task (EEVDF; v6.12 with ENQUEUE_INITIAL).
         let flags = crate::eevdf::task_ops::wake_up_new_task_flags(&self.fair);
@@ -249,6 +268,11 @@ impl Sim {
     /// A task still on its runqueue (`task_on_rq_queued()`: a v6.12 delayed task) takes
     /// `ttwu_runnable()`, which requeues it where it is.
     pub(super) fn try_to_wake_up(&mut self, ti: u32, work: u64) {
+        if self.tasks[ti as usize].rt {
+            // Its own class's wakeup: no CPU selection, no wake-list cost.
+            self.stats_wakeup(ti, work);
+            return self.rt_activate(ti, ReschedCause::Wakeup(ti));
+        }
         if self.fair.ents[ti as usize].on_rq {
             if !self.fair.ents[ti as usize].sched_delayed {
                 // A sleeping task is queued only while delayed; anything else is a lost dequeue.
@@ -294,7 +318,7 @@ impl Sim {
 
     /// A wakeup's bookkeeping: the task's next burst, its state, the wakeup counted and its
     /// latency started.
-    fn stats_wakeup(&mut self, ti: u32, work: u64) {
+    pub(super) fn stats_wakeup(&mut self, ti: u32, work: u64) {
         let now = self.now;
         let t = &mut self.tasks[ti as usize];
         t.work_left = work;
@@ -360,6 +384,9 @@ impl Sim {
 
     /// `check_preempt_curr()`: an idle CPU always reschedules; otherwise ask the fair class.
     pub(super) fn check_preempt_curr(&mut self, cpu: u32, ti: u32, cause: ReschedCause) {
+        if self.cpus[cpu as usize].rt_curr != NIL {
+            return; // a fair task never preempts a higher class
+        }
         let curr = self.cpus[cpu as usize].curr;
         if curr == NIL {
             self.fair.resched_curr(cpu, cause);
@@ -377,6 +404,9 @@ impl Sim {
     /// a key the policy's kernel has no field for (latency nice outside v12, a slice before
     /// v6.12) is not in it, so a set of only such keys changes nothing.
     pub(super) fn setattr(&mut self, ti: u32, set: &SetAttrs) {
+        if self.tasks[ti as usize].rt {
+            return; // nice, latency nice and slice are the fair class's attributes
+        }
         let v612 = self.fair.eevdf == Some(crate::eevdf::Version::V612);
         let old_nice = self.tasks[ti as usize].nice;
         let new_nice = set.nice.unwrap_or(old_nice);

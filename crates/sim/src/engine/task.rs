@@ -122,6 +122,9 @@ pub struct Task {
     pub overhead: u64,
     /// Moved to another CPU since it last ran (its next stint pays `migration_ns`).
     pub migrated: bool,
+    /// SCHED_FIFO, SCHED_RR or SCHED_DEADLINE: a class above the fair class (`engine/rt.rs`);
+    /// its entity is never queued on a cfs_rq.
+    pub rt: bool,
     pub stats: TaskStats,
 }
 

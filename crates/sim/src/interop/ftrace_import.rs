@@ -11,8 +11,10 @@
 //! been running since the trace began; one first seen waking has been asleep since then (that
 //! wakeup counts). At the end, a task still runnable keeps the CPU time it got as its last burst.
 //!
-//! Left to the user, with a warning: idle (pid 0), real-time tasks (prio below 100), events
-//! lost by the ring buffer (the stints they cut are closed at the loss), unknown lines. The
+//! Real-time and deadline tasks (prio 0–99 and -1) are replayed as load above the fair class
+//! (`"policy": "fifo"` or `"deadline"`; FIFO and RR print the same prio), pinned to the CPU
+//! where they ran most, with a warning: their own scheduling is not modelled.
+//! Left to the user, with a warning: idle (pid 0), events lost by the ring buffer (the stints they cut are closed at the loss), unknown lines. The
 //! replay is pinned to the CPUs where each task did at least a tenth of its running, since
 //! affinity is not in the trace.
 //!
@@ -75,6 +77,9 @@ pub struct ObservedTask {
     pub cpu_ns: u64,
     pub wakeups: u64,
     pub cpus: Vec<u32>,
+    /// `"fifo"` (prio 0–99: SCHED_FIFO or SCHED_RR, which a trace does not tell apart) or
+    /// `"deadline"` (prio -1) for a task of a class above the fair class; None for a fair task.
+    pub policy: Option<&'static str>,
     /// When it appeared, from the start of the trace.
     pub start_ns: u64,
     /// `[sleep, run]` in ns, the first sleep counted from `start_ns`.
@@ -338,10 +343,17 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
         if !opts.comms.is_empty() && !opts.comms.iter().any(|c| tr.comm.starts_with(c.as_str())) {
             continue;
         }
-        if !(100..=139).contains(&tr.prio) {
-            warn.push(format!("pid {pid} ({}) has prio {}: not a fair-class task, left out", tr.comm, tr.prio));
-            continue;
-        }
+        // sched_switch's prio is the kernel's p->prio: 100–139 the fair class, 0–99 the RT
+        // class (FIFO and RR alike), -1 deadline.
+        let policy = match tr.prio {
+            100..=139 => None,
+            0..=99 => Some("fifo"),
+            -1 => Some("deadline"),
+            _ => {
+                warn.push(format!("pid {pid} ({}) has prio {}: not a fair-class task, left out", tr.comm, tr.prio));
+                continue;
+            }
+        };
         if tr.steps.is_empty() {
             continue; // never ran
         }
@@ -353,6 +365,17 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
             cpus = (0..64).filter(|c| tr.cpus & (1 << c) != 0).collect();
             cpus.extend(&tr.cpus_big);
             cpus.sort_unstable();
+        }
+        if policy.is_some() {
+            // The model runs such a task on one CPU: the one where it ran most (lowest id on ties).
+            let most = tr.per_cpu.iter().max_by_key(|&(&c, &ns)| (ns, std::cmp::Reverse(c))).map_or(0, |(&c, _)| c);
+            let also = if tr.per_cpu.len() > 1 { format!(", where it did most of its running (it also ran on {} other CPUs)", tr.per_cpu.len() - 1) } else { String::new() };
+            let class = if policy == Some("deadline") { "SCHED_DEADLINE" } else { "SCHED_FIFO or SCHED_RR (a trace does not tell them apart)" };
+            warn.push(format!(
+                "pid {pid} ({}) has prio {}: not a fair-class task; replayed as {class} load above the fair class on CPU {most}{also}; its own scheduling is not modelled",
+                tr.comm, tr.prio
+            ));
+            cpus = vec![most];
         }
         let name = unique_name(&tr.comm, pid, &mut used);
         if tr.steps.len() > max_steps {
@@ -366,7 +389,8 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
         }
         let cpu_ns = tr.steps.iter().map(|s| s.1).sum();
         let start_ns = tr.start.unwrap_or(t0) - t0;
-        tasks.push(ObservedTask { name, comm: tr.comm, pid, nice: (tr.prio - 120) as i32, cpu_ns, wakeups: tr.wakeups, cpus, start_ns, steps: tr.steps });
+        let nice = if policy.is_some() { 0 } else { (tr.prio - 120) as i32 };
+        tasks.push(ObservedTask { name, comm: tr.comm, pid, nice, cpu_ns, wakeups: tr.wakeups, cpus, policy, start_ns, steps: tr.steps });
     }
     if tasks.is_empty() {
         return Err("the trace shows no fair-class task that ran".into());
@@ -399,7 +423,11 @@ fn task_json(t: &ObservedTask, pin: bool) -> Value {
     if t.nice != 0 {
         v["nice"] = json!(t.nice);
     }
-    if pin && !t.cpus.is_empty() {
+    if let Some(p) = t.policy {
+        // Pinned whatever `pin` says: the model runs such a task on one CPU only.
+        v["policy"] = json!(p);
+        v["cpus"] = json!(t.cpus);
+    } else if pin && !t.cpus.is_empty() {
         v["cpus"] = json!(t.cpus);
     }
     v

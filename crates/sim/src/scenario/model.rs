@@ -233,6 +233,11 @@ pub enum FairPolicy {
     /// Weight 3 whatever its nice; never preempts at a wakeup, and any non-idle task's wakeup
     /// preempts it.
     Idle,
+    /// SCHED_FIFO, SCHED_RR and SCHED_DEADLINE: a class above the fair class, modelled only
+    /// as the CPU time it takes from it on its one CPU (`engine/rt.rs`).
+    Fifo,
+    Rr,
+    Deadline,
 }
 
 impl FairPolicy {
@@ -241,14 +246,23 @@ impl FairPolicy {
             FairPolicy::Normal => "normal",
             FairPolicy::Batch => "batch",
             FairPolicy::Idle => "idle",
+            FairPolicy::Fifo => "fifo",
+            FairPolicy::Rr => "rr",
+            FairPolicy::Deadline => "deadline",
         }
+    }
+
+    /// Whether the task is in the fair class at all (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE).
+    pub fn is_fair(self) -> bool {
+        matches!(self, FairPolicy::Normal | FairPolicy::Batch | FairPolicy::Idle)
     }
 }
 
 /// Attributes shared by tasks and workloads (contract §1.4).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Attrs {
-    /// SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE (`"policy"`, an addition to the contract).
+    /// SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE, or a higher class as load (`"policy"`, an
+    /// addition to the contract).
     pub policy: FairPolicy,
     pub nice: i32,
     pub latency_nice: i32,

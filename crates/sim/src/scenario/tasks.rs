@@ -70,7 +70,14 @@ impl P {
             }
             "cpus" => a.cpus = Some(self.cpu_list(x, kp)?),
             "policy" => {
-                let opts = [("normal", FairPolicy::Normal), ("batch", FairPolicy::Batch), ("idle", FairPolicy::Idle)];
+                let opts = [
+                    ("normal", FairPolicy::Normal),
+                    ("batch", FairPolicy::Batch),
+                    ("idle", FairPolicy::Idle),
+                    ("fifo", FairPolicy::Fifo),
+                    ("rr", FairPolicy::Rr),
+                    ("deadline", FairPolicy::Deadline),
+                ];
                 a.policy = one_of(x, kp, &opts)?;
             }
             _ => return Ok(false),
@@ -140,6 +147,13 @@ impl P {
             if !behaved {
                 return Err(missing(&ep, "behavior"));
             }
+            if !t.attrs.policy.is_fair() && t.attrs.cpus.as_ref().is_none_or(|c| c.len() != 1) {
+                // The model does not place real-time tasks (select_task_rq_rt(), push/pull).
+                return Err(ScenarioError::at(
+                    key(&ep, "policy"),
+                    format!("expected a \"{}\" task to be pinned to one CPU (\"cpus\": [n]): the classes above the fair class are modelled only as the time they take on their CPU", t.attrs.policy.name()),
+                ));
+            }
             total += u64::from(t.count);
             out.push(t);
         }
@@ -184,6 +198,12 @@ impl P {
                         }
                     }
                 }
+            }
+            if !attrs.policy.is_fair() {
+                return Err(ScenarioError::at(
+                    key(&ep, "policy"),
+                    format!("expected \"normal\", \"batch\" or \"idle\" for a workload, got \"{}\" (only single tasks may be in a higher class)", attrs.policy.name()),
+                ));
             }
             let name = wname.ok_or_else(|| missing(&ep, "name"))?;
             let kind = kind.ok_or_else(|| missing(&ep, "kind"))?;

@@ -10,10 +10,11 @@
 //! | any other sequence: `phases`, finite `loop`s, repeated events, timers | `replay` of the sequence laid out on an uncontended timeline over the run |
 //! | `instance`, `priority` (nice), `cpus`, `delay` | `count`, `nice`, `cpus`, `start_ms` |
 //! | SCHED_OTHER; SCHED_BATCH, SCHED_IDLE           | the fair class: `"policy": "batch"` / `"idle"` |
+//! | SCHED_FIFO, SCHED_RR, SCHED_DEADLINE           | `"policy": "fifo"` / `"rr"` / `"deadline"`, pinned to one CPU: load above the fair class, their own scheduling not modelled |
 //!
 //! `suspend`/`resume` and `wait`/`signal`/`broad` become sleeps at the pace of what wakes the
-//! task (`pace`). Named in warnings, never dropped silently: SCHED_FIFO/RR/DEADLINE tasks (left
-//! out), `lock`, `unlock`, `sync`, `barrier`, `fork`, `sem_*` (dropped, the timing kept),
+//! task (`pace`). Named in warnings, never dropped silently: SCHED_FIFO/RR/DEADLINE tasks'
+//! own scheduling and their priority, `lock`, `unlock`, `sync`, `barrier`, `fork`, `sem_*` (dropped, the timing kept),
 //! `mem`/`memrun`/`iorun` and `yield` (dropped), `taskgroup`, per-phase settings, `util_min`/`util_max`, `instance: 0`
 //! (a task only forked), and `global` settings other than `duration` and `default_policy`.
 //! A file none of whose tasks maps is refused, with every reason.
@@ -31,7 +32,7 @@ mod json;
 mod pace;
 mod task;
 
-use crate::scenario::{Behavior, Dist, Scenario};
+use crate::scenario::{Behavior, Dist, FairPolicy, Scenario};
 use json::J;
 use serde_json::{json, Map, Value};
 
@@ -126,6 +127,13 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<(Value, Vec<String>), St
         let start_us = o.get("start_ms").and_then(Value::as_u64).unwrap_or(0) * 1000;
         let horizon = (duration_ms * 1000).saturating_sub(start_us).max(1);
         if let Some(b) = task::behavior(&plan, horizon, &mut warnings) {
+            if b["kind"] == "hog" && matches!(o["policy"].as_str(), Some("fifo" | "rr" | "deadline")) {
+                warnings.push(format!(
+                    "{}: a {} task that never sleeps keeps its CPU from the fair class for the whole run here, where the kernel would throttle it (RT: sched_rt_runtime_us, 950 ms of each second; DEADLINE: its dl-runtime per dl-period)",
+                    plan.path,
+                    o["policy"].as_str().unwrap_or("")
+                ));
+            }
             o["name"] = json!(name);
             o["behavior"] = b;
             mapped.push(o);
@@ -154,7 +162,7 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<(Value, Vec<String>), St
 }
 
 /// A task's settings (a scenario task without its behaviour; `delay_us` until the run's
-/// length is known) and its plan, or None (with a warning) when it is not a fair-class task.
+/// length is known) and its plan, or None (with a warning) when it cannot be replayed.
 fn fair_task(t: &[(String, J)], path: &str, default_policy: &str, warnings: &mut Vec<String>) -> Result<Option<(Value, task::Plan)>, String> {
     let o = J::Obj(t.to_vec());
     let policy = o.get("policy").and_then(J::str).unwrap_or(default_policy);
@@ -163,10 +171,9 @@ fn fair_task(t: &[(String, J)], path: &str, default_policy: &str, warnings: &mut
         "SCHED_OTHER" => None,
         "SCHED_BATCH" => Some("batch"),
         "SCHED_IDLE" => Some("idle"),
-        "SCHED_FIFO" | "SCHED_RR" | "SCHED_DEADLINE" => {
-            warnings.push(format!("{at}: {policy} is not a fair-class policy and is not simulated; the task is left out"));
-            return Ok(None);
-        }
+        "SCHED_FIFO" => Some("fifo"),
+        "SCHED_RR" => Some("rr"),
+        "SCHED_DEADLINE" => Some("deadline"),
         p => return Err(format!("{at}: {p} is not an rt-app policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)")),
     };
     let plan = task::plan(t, path, warnings)?;
@@ -183,7 +190,11 @@ fn fair_task(t: &[(String, J)], path: &str, default_policy: &str, warnings: &mut
         Some(Some(n)) if n > 0 => x["count"] = json!(within(n as u64, 1, 4096, &format!("{path}.instance"), warnings)),
         Some(_) => return Err(format!("{path}.instance: expected a whole number of threads")),
     }
-    if let Some(p) = o.get("priority") {
+    let higher = matches!(fair_policy, Some("fifo" | "rr" | "deadline"));
+    if higher {
+        pin_higher_class(&mut x, &o, path, &at, policy, warnings)?;
+    }
+    if let Some(p) = o.get("priority").filter(|_| !higher) {
         let p = p.int().ok_or_else(|| format!("{path}.priority: expected a whole number (a nice value)"))?;
         let nice = p.clamp(-20, 19);
         if nice != p {
@@ -191,7 +202,7 @@ fn fair_task(t: &[(String, J)], path: &str, default_policy: &str, warnings: &mut
         }
         x["nice"] = json!(nice);
     }
-    if let Some(c) = o.get("cpus") {
+    if let Some(c) = o.get("cpus").filter(|_| !higher) {
         let one = c.int().map(|c| vec![c]);
         let list: Option<Vec<i64>> = one.or_else(|| match c {
             J::Arr(a) => a.iter().map(J::int).collect(),
@@ -214,6 +225,28 @@ fn fair_task(t: &[(String, J)], path: &str, default_policy: &str, warnings: &mut
         warnings.push(format!("{path}: {} not modelled; ignored", clamps.join(", ")));
     }
     Ok(Some((x, plan)))
+}
+
+/// A SCHED_FIFO/RR/DEADLINE task as load above the fair class: pinned to one CPU (the first
+/// of its `cpus`, or CPU 0), its priority and its class's own parameters read as nothing, all
+/// said in one warning.
+fn pin_higher_class(x: &mut Value, o: &J, path: &str, at: &str, policy: &str, warnings: &mut Vec<String>) -> Result<(), String> {
+    let cpus: Option<Vec<i64>> = o.get("cpus").map(|c| match c {
+        J::Arr(a) => a.iter().map(J::int).collect::<Option<Vec<i64>>>().unwrap_or_default(),
+        c => c.int().into_iter().collect(),
+    });
+    let cpu = match cpus.as_deref() {
+        None => 0,
+        Some([c, ..]) if (0..1024).contains(c) => *c,
+        Some(_) => return Err(format!("{path}.cpus: expected a list of CPU numbers 0 to 1023 (a scenario has at most 1024 CPUs)")),
+    };
+    let pinned = if cpus.as_ref().is_some_and(|c| c.len() == 1) { String::new() } else { format!(", pinned to CPU {cpu} (the model does not place such tasks)") };
+    let prio = if o.get("priority").is_some() { "; its priority is not read" } else { "" };
+    warnings.push(format!(
+        "{at}: {policy} runs as load above the fair class{pinned}: it takes its CPU whenever it is runnable; its own scheduling (priorities, round-robin, deadlines, throttling) is not modelled{prio}"
+    ));
+    x["cpus"] = json!([cpu]);
+    Ok(())
 }
 
 /// `x` brought within `lo..=hi`, with a warning naming `what` when it was not.
@@ -290,7 +323,18 @@ pub fn export_rtapp(s: &Scenario) -> (Value, Vec<String>) {
                 continue;
             }
         }
-        if t.attrs.nice != 0 {
+        let policy = match t.attrs.policy {
+            FairPolicy::Normal => None,
+            FairPolicy::Batch => Some("SCHED_BATCH"),
+            FairPolicy::Idle => Some("SCHED_IDLE"),
+            FairPolicy::Fifo => Some("SCHED_FIFO"),
+            FairPolicy::Rr => Some("SCHED_RR"),
+            FairPolicy::Deadline => Some("SCHED_DEADLINE"),
+        };
+        if let Some(p) = policy {
+            o.insert("policy".into(), json!(p));
+        }
+        if t.attrs.nice != 0 && t.attrs.policy.is_fair() {
             o.insert("priority".into(), json!(t.attrs.nice));
         }
         if let Some(c) = &t.attrs.cpus {
