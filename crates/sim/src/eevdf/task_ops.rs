@@ -54,6 +54,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
         requeue_delayed_entity(f, se);
         return;
     }
+    let idle = u32::from(f.ents[se as usize].is_idle());
     let mut s = se;
     let mut slice = 0;
     while s != NIL {
@@ -72,6 +73,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
         enqueue_entity(f, q, s, flags);
         slice = cfs_rq_min_slice(f, q);
         f.cfs_rqs[q as usize].h_nr_running += 1;
+        f.cfs_rqs[q as usize].idle_h_nr_running += idle;
         flags = ENQUEUE_WAKEUP;
         s = f.ents[s as usize].parent;
     }
@@ -79,6 +81,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
     while s != NIL {
         let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running += 1;
+        f.cfs_rqs[q as usize].idle_h_nr_running += idle;
         s = f.ents[s as usize].parent;
     }
 }
@@ -120,6 +123,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     let task_sleep = flags & DEQUEUE_SLEEP != 0;
     let task = f.ents[se as usize].is_task();
     let h = u32::from(task);
+    let idle = h & u32::from(f.ents[se as usize].is_idle());
     let mut slice = if task { 0 } else { cfs_rq_min_slice(f, f.ents[se as usize].my_q) };
     let mut s = se;
     while s != NIL {
@@ -131,6 +135,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
             break;
         }
         f.cfs_rqs[q as usize].h_nr_running -= h;
+        f.cfs_rqs[q as usize].idle_h_nr_running -= idle;
         // Don't dequeue the parent if it has other entities besides us.
         if f.cfs_rqs[q as usize].load.weight != 0 {
             slice = cfs_rq_min_slice(f, q);
@@ -148,6 +153,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     while s != NIL {
         let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running -= h;
+        f.cfs_rqs[q as usize].idle_h_nr_running -= idle;
         s = f.ents[s as usize].parent;
     }
     true
