@@ -27,6 +27,10 @@ pub enum Why {
         verdict_unclamped: i32,
         /// The entities compared were group entities (the tasks are below them).
         via_groups: bool,
+        /// v12: curr's and the wakee's own latency offsets (0 under v6.2), for the
+        /// counterfactuals (`measure::counterfactual`).
+        curr_offset: i64,
+        wakee_offset: i64,
     },
     /// CFS / v12 `check_preempt_tick()`.
     CfsTick {
@@ -81,7 +85,7 @@ impl Decision {
         let who = |t: u32| if t == NIL { "idle".to_string() } else { name(t) };
         let (t, o) = (who(self.task), who(self.other));
         match self.why {
-            Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, gran, gran_unclamped, latency_max, verdict, verdict_unclamped, via_groups } => {
+            Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, gran, gran_unclamped, latency_max, verdict, verdict_unclamped, via_groups, .. } => {
                 let groups = if via_groups { " (compared through their group entities)" } else { "" };
                 let cmp = if verdict == 1 { ">" } else { "≤" };
                 let mut s = format!(

@@ -33,19 +33,17 @@ impl Fair {
         if vdiff < offset {
             return -1;
         }
-        // s64 + unsigned long: wrapping, then read back as s64.
-        let mut gran = offset.wrapping_add(self.wakeup_gran(se) as i64);
+        let wakeup_gran = self.wakeup_gran(se) as i64;
         let latency_max = self.get_latency_max();
         match self.cfg.feat.wakeup_preempt_variant {
+            // v12 1/8: a long sleeper capped at the sleeper credit must still get a chance to
+            // preempt, even when wakeup_gran() is as large as the latency.
             WakeupPreemptVariant::V12 => {
-                // v12 1/8: a long sleeper capped at the sleeper credit must still get a
-                // chance to preempt, even when wakeup_gran() is as large as the latency.
-                if self.cfg.feat.latency_max_clamp_wakeup {
-                    gran = gran.min(latency_max as i64);
-                }
-                i32::from(vdiff > gran)
+                super::latency::v12_wakeup_verdict(vdiff, offset, wakeup_gran, self.cfg.feat.latency_max_clamp_wakeup, latency_max as i64)
             }
             variant => {
+                // s64 + unsigned long: wrapping, then read back as s64.
+                let gran = offset.wrapping_add(wakeup_gran);
                 if vdiff > gran {
                     return 1;
                 }
@@ -107,6 +105,8 @@ impl Fair {
                 verdict,
                 verdict_unclamped,
                 via_groups: se != curr,
+                curr_offset: self.ents[se as usize].latency_offset,
+                wakee_offset: self.ents[pse as usize].latency_offset,
             },
         };
         self.record(d);
