@@ -36,6 +36,7 @@ pub fn answer(req: Request) -> Answer {
         Request::ImportFtrace { text, policy } => import_trace(&text, &policy).map(Answer::Imported),
         Request::CheckScenario { text } => check_scenario(&text).map(Answer::Checked),
         Request::Ablate { text, b, preset, figure } => ab::ablate_ab(&text, &b, preset.as_deref(), &figure).map(Answer::Ablated),
+        Request::ClampFlips { text } => ab::clamp_flips(&text).map(Answer::ClampFlips),
         Request::SweepPoint { text, path, value, by } => {
             sweep_point(&text, &path, &value, by.as_ref().map(|(p, v)| (p.as_str(), v.as_str()))).map(Answer::Swept)
         }
