@@ -15,6 +15,8 @@ pub enum ExportKind {
     Samples,
     /// The run as Linux ftrace text (Perfetto, trace-cmd and KernelShark read it).
     Ftrace,
+    /// Each task's delay table as `perf sched latency --sort max` prints it (fixed-width text).
+    Latency,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -82,7 +82,7 @@ fn bytes_per_event(kind: ExportKind) -> u64 {
     match kind {
         ExportKind::Ftrace => 160,
         ExportKind::Samples => 8,
-        ExportKind::Report => 0,
+        ExportKind::Report | ExportKind::Latency => 0,
     }
 }
 
@@ -111,6 +111,10 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
     let (file_name, mime, body) = match kind {
         ExportKind::Ftrace => (format!("{stem}.ftrace.txt"), "text/plain", to_ftrace(&sim)),
         ExportKind::Samples => (format!("{stem}-samples.csv"), "text/csv", samples_csv(&sim)),
+        ExportKind::Latency => {
+            let rows = fairground_sim::measure::latency::delay_table(&sim);
+            (format!("{stem}-latency.txt"), "text/plain", fairground_sim::measure::latency::delay_text(&rows, &sim.name))
+        }
         ExportKind::Report => {
             let json = serde_json::to_string_pretty(&sim.report()).map_err(|e| format!("the report could not be written as JSON: {e}"))?;
             (format!("{stem}-report.json"), "application/json", json + "\n")

@@ -473,3 +473,18 @@ fn clamp_flips_start_where_the_clamped_and_unclamped_runs_part() {
     let first = divergences(log_of(&a), log_of(&b), 1, &namer(&a));
     assert_eq!(first.first().map(|d| d.at_ns), f.times.first().copied());
 }
+
+/// The delay table export is perf sched latency's table: a row per task with the switches the
+/// report counts, in fixed columns.
+#[test]
+fn the_delay_table_export_has_a_row_per_task_with_the_reports_switches() {
+    let e = ok(export(HOGS, ExportKind::Latency));
+    assert_eq!((e.file_name.as_str(), e.mime.as_str()), ("two-hogs-cfs-latency.txt", "text/plain"));
+    let report: serde_json::Value = serde_json::from_str(&ok(export(HOGS, ExportKind::Report)).body).expect("json");
+    for t in report["tasks"].as_array().expect("tasks") {
+        let name = t["name"].as_str().expect("name");
+        let row = e.body.lines().find(|l| l.trim_start().starts_with(name)).unwrap_or_else(|| panic!("no row for {name}:\n{}", e.body));
+        let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cols[2], t["switches"].to_string(), "{row}");
+    }
+}
