@@ -147,6 +147,12 @@ pub struct Entry {
     /// other way, in words (`measure::counterfactual`); empty when none would.
     #[serde(default)]
     pub whatif: Vec<String>,
+    /// The core function that took the decision (`path:line`, from the repository's root) and
+    /// the fair.c function it models.
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub models: String,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

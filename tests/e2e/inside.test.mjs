@@ -91,6 +91,9 @@ test('decision log: the whole run\'s clamp counts, "the clamp changed the outcom
   for (const [, kind, whatif] of all) {
     if (kind === 'wakeup') assert(whatif.includes('latency_max_clamp_wakeup off → does not preempt'), whatif);
   }
+  // Each entry names the core function that decided and the fair.c function it models.
+  const src = await page.locator('#log-entries li .source').first().innerText();
+  assert(/^crates\/sim\/src\/\S+\.rs:\d+ — \S+ models .*fair\.c/.test(src), src);
   // Next again, then previous back to the first.
   await page.click('#btn-clamp-next');
   await page.waitForFunction((t) => Number(document.querySelector('#run').dataset.viewNs) > t, first, { timeout: 60_000 });

@@ -62,6 +62,24 @@ pub enum Why {
     Pick { prev: u32, key_rel: i64, lag: i64, eligible: bool, eevdf: bool },
 }
 
+/// Where a decision is taken: the core function, its file and line (declared beside it with
+/// `decision_site!`, so they follow the code), and the fair.c function it models.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Site {
+    pub file: &'static str,
+    pub line: u32,
+    pub function: &'static str,
+    pub models: &'static str,
+}
+
+/// A `Site` at this file and line.
+#[macro_export]
+macro_rules! decision_site {
+    ($function:expr, $models:expr) => {
+        $crate::explain::Site { file: file!(), line: line!(), function: $function, models: $models }
+    };
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
     pub at_ns: u64,
@@ -73,6 +91,7 @@ pub struct Decision {
     /// Preempted / rescheduled / (for a pick) always true.
     pub outcome: bool,
     pub why: Why,
+    pub site: &'static Site,
 }
 
 fn ms(x: i64) -> String {

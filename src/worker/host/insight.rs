@@ -333,6 +333,8 @@ pub(crate) fn entry(sim: &Sim, d: &Decision, attrs: &[(i8, i8); 2]) -> Entry {
         outcome: d.outcome,
         clamp_decided,
         whatif: whatif(sim, d),
+        source: format!("{}:{}", d.site.file, d.site.line),
+        models: format!("{} models {}", d.site.function, d.site.models),
         text: d.describe(&|t| {
             if t == d.task {
                 name_with(sim, t, attrs[0])

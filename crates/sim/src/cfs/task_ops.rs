@@ -94,6 +94,12 @@ impl Fair {
     /// On the group path the pick is made with `prev` still current and only then put back,
     /// and a re-picked prev is not "set" again, so its slice accounting carries on: that is
     /// the kernel's behaviour and it decides when a tick preempts.
+    pub(crate) fn pick_site() -> &'static crate::explain::Site {
+        static SITE: crate::explain::Site =
+            crate::decision_site!("Fair::pick_next_task_fair", "pick_next_task_fair() → pick_next_entity(), fair.c v6.2 (and v12 8/8)");
+        &SITE
+    }
+
     pub fn pick_next_task_fair(&mut self, cpu: u32, prev: u32) -> u32 {
         if self.eevdf.is_some() {
             return eevdf::task_ops::pick_next_task_fair(self, cpu, prev);

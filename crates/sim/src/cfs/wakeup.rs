@@ -62,7 +62,8 @@ impl Fair {
 
     /// The decision log's entry for a CFS wakeup check: the numbers `wakeup_preempt_entity`
     /// used, and its verdict had neither v12 clamp applied.
-    fn log_wakeup(&mut self, cpu: u32, curr: u32, p: u32, se: u32, pse: u32, verdict: i32) {
+    #[allow(clippy::too_many_arguments)]
+    fn log_wakeup(&mut self, cpu: u32, curr: u32, p: u32, se: u32, pse: u32, verdict: i32, site: &'static crate::explain::Site) {
         let vdiff = self.ents[se as usize].vruntime.wrapping_sub(self.ents[pse as usize].vruntime) as i64;
         let wakeup_gran = self.wakeup_gran(pse) as i64;
         let latency_max = self.get_latency_max() as i64;
@@ -108,6 +109,7 @@ impl Fair {
                 curr_offset: self.ents[se as usize].latency_offset,
                 wakee_offset: self.ents[pse as usize].latency_offset,
             },
+            site,
         };
         self.record(d);
     }
@@ -158,6 +160,8 @@ impl Fair {
     /// one's, both on `cpu`. Returns the verdict of `wakeup_preempt_entity` (or None when it
     /// was not asked).
     pub fn check_preempt_wakeup(&mut self, cpu: u32, curr: u32, p: u32, cause: ReschedCause) -> Option<i32> {
+        static SITE: crate::explain::Site =
+            crate::decision_site!("Fair::check_preempt_wakeup", "check_preempt_wakeup() → wakeup_preempt_entity(), fair.c v6.2 (and v12 1/8, 5/8)");
         if self.eevdf.is_some() {
             crate::eevdf::task_ops::check_preempt_wakeup(self, cpu, curr, p, cause);
             return None;
@@ -193,7 +197,7 @@ impl Fair {
         self.update_curr(q);
         let verdict = self.wakeup_preempt_entity(q, se, pse);
         if self.log.is_some() {
-            self.log_wakeup(cpu, curr, p, se, pse, verdict);
+            self.log_wakeup(cpu, curr, p, se, pse, verdict, &SITE);
         }
         if verdict == 1 {
             // Bias the pick toward the entity that triggered the preemption.

@@ -234,6 +234,8 @@ pub fn pick_next_task_fair(f: &mut Fair, cpu: u32, prev: u32) -> u32 {
 
 /// `task_tick_fair()`: returns whether the CPU was asked to reschedule.
 pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
+    static SITE: crate::explain::Site =
+        crate::decision_site!("eevdf::task_ops::task_tick_fair", "entity_tick() → update_curr() → update_deadline(), fair.c v6.6 / v6.12");
     f.ctx = ReschedCause::Tick;
     let mut s = se;
     while s != NIL {
@@ -251,7 +253,7 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
             vruntime_rel: e.vruntime.wrapping_sub(v) as i64,
             deadline_rel: e.deadline.wrapping_sub(v) as i64,
         };
-        let d = crate::explain::Decision { at_ns: f.now, cpu, task: se, other: NIL, outcome: f.need_resched(cpu), why };
+        let d = crate::explain::Decision { at_ns: f.now, cpu, task: se, other: NIL, outcome: f.need_resched(cpu), why, site: &SITE };
         f.record(d);
     }
     f.need_resched(cpu)
@@ -284,6 +286,10 @@ pub fn wake_up_new_task_flags(f: &Fair) -> u32 {
 /// the pick would now be the woken entity. v6.12 first lets a shorter-slice wakee cancel
 /// curr's run-to-parity protection (PREEMPT_SHORT).
 pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: ReschedCause) {
+    static SITE: crate::explain::Site = crate::decision_site!(
+        "eevdf::task_ops::check_preempt_wakeup",
+        "check_preempt_wakeup() (v6.6) / check_preempt_wakeup_fair() (v6.12) → pick_eevdf(), fair.c"
+    );
     if curr == p {
         return;
     }
@@ -356,7 +362,7 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
             preempt_short: short,
             picked: f.task_of(picked),
         };
-        let d = crate::explain::Decision { at_ns: f.now, cpu, task: p, other: curr, outcome: picked == pse, why };
+        let d = crate::explain::Decision { at_ns: f.now, cpu, task: p, other: curr, outcome: picked == pse, why, site: &SITE };
         f.record(d);
     }
 }

@@ -180,6 +180,17 @@ impl Component for Inside {
     }
 }
 
+/// `path:line` as a link to the repository's source, when the page names a base URL
+/// (`<meta name="fairground-source-base" content="https://…/blob/main/">` in index.html).
+fn source_link(source: &str) -> Option<String> {
+    let base = web_sys::window()?.document()?.query_selector("meta[name=fairground-source-base]").ok()??.get_attribute("content")?;
+    if base.trim().is_empty() {
+        return None;
+    }
+    let (path, line) = source.rsplit_once(':')?;
+    Some(format!("{}{path}#L{line}", base.trim()))
+}
+
 fn task_name(info: &RunInfo, t: u32) -> String {
     if t == NONE {
         return "idle".into();
@@ -270,6 +281,15 @@ impl Inside {
                 </button>
                 if !e.whatif.is_empty() {
                     <p class="whatif">{ format!("What if: {}.", e.whatif.join("; ")) }</p>
+                }
+                if !e.source.is_empty() {
+                    <p class="source" title={e.models.clone()}>
+                        { match source_link(&e.source) {
+                            Some(href) => html! { <a href={href} target="_blank" rel="noopener">{ &e.source }</a> },
+                            None => html! { <code>{ &e.source }</code> },
+                        } }
+                        <span class="muted">{ format!(" — {}", e.models) }</span>
+                    </p>
                 }
             </li>
         }
