@@ -470,8 +470,20 @@ impl<'o> Reader<'o> {
 }
 
 fn task_json(t: &ObservedTask, pin: bool) -> Value {
-    // µs, as the scenario counts; a burst never rounds down to nothing.
-    let steps: Vec<Value> = t.steps.iter().map(|&(s, r)| json!([(s + 500) / 1000, ((r + 500) / 1000).max(1)])).collect();
+    // µs, as the scenario counts, rounding the times the steps reach rather than each step,
+    // so that rounding errors do not add up over thousands of steps (a trace in ns); a burst
+    // never rounds down to nothing.
+    let us = |ns: u64| (ns + 500) / 1000;
+    let (mut at, mut prev) = (t.start_ns, us(t.start_ns));
+    let mut steps: Vec<Value> = Vec::with_capacity(t.steps.len());
+    for &(s, r) in &t.steps {
+        at += s;
+        let woke = us(at);
+        at += r;
+        let slept = us(at);
+        steps.push(json!([woke - prev, slept.saturating_sub(woke).max(1)]));
+        prev = slept.max(woke);
+    }
     let mut v = json!({ "name": t.name, "behavior": { "kind": "replay", "start_us": (t.start_ns + 500) / 1000, "steps_us": steps } });
     if t.nice != 0 {
         v["nice"] = json!(t.nice);

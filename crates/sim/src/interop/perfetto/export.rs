@@ -144,7 +144,8 @@ impl<'a, W: Write> PerfettoSink<'a, W> {
             let thread = ThreadDescriptor { pid: Some(pid(t)), tid: Some(i64::from(pid(t))), thread_name: Some(self.names[t].clone()) };
             self.track(TrackDescriptor { uuid: Some(uuid(K_THREAD, t as u32)), thread: Some(thread), ..Default::default() }, false)?;
             for (k, &(name, unit)) in TASK_COUNTERS.iter().enumerate() {
-                if k == 4 && !self.v12 {
+                // Lag and deadline are EEVDF's, the latency offset v12's.
+                if (k == 4 && !self.v12) || ((k == 1 || k == 2) && sim.fair.eevdf.is_none()) {
                     continue;
                 }
                 let d = TrackDescriptor {

@@ -15,7 +15,7 @@
 use super::export::END_EVENT;
 use super::proto::{CompactSched, FtraceEvent, SchedWake, TracePacket};
 use crate::interop::ftrace_import::{ImportOptions, Imported, Reader};
-use crate::interop::ftrace_line::{Event, Line, Other, WakeKind};
+use crate::interop::ftrace_line::{prev_state_letters, Event, Line, Other, WakeKind};
 use prost::Message;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::cmp::Reverse;
@@ -156,7 +156,7 @@ impl Merge {
                 prev_comm: sw.prev_comm.clone().unwrap_or_default(),
                 prev_pid: i64::from(sw.prev_pid.unwrap_or(0)),
                 prev_prio: i64::from(sw.prev_prio.unwrap_or(120)),
-                prev_state: state_letter(sw.prev_state.unwrap_or(0)).into(),
+                prev_state: prev_state_letters(sw.prev_state.unwrap_or(0)).into(),
                 next_comm: next.0,
                 next_pid: next.1,
                 next_prio: next.2,
@@ -194,7 +194,7 @@ impl Merge {
                 prev_comm: prev.0,
                 prev_pid: prev.1,
                 prev_prio: prev.2,
-                prev_state: state_letter(c.switch_prev_state[i]).into(),
+                prev_state: prev_state_letters(c.switch_prev_state[i]).into(),
                 next_comm: next.0,
                 next_pid: next.1,
                 next_prio: next.2,
@@ -214,17 +214,6 @@ impl Merge {
             self.hold(ts, Ok(Line { ts_ns: ts, cpu, event }));
         }
         Ok(())
-    }
-}
-
-/// `prev_state` as the letters the reader looks at: only whether the task was left runnable
-/// matters. TASK_REPORT bits since 4.14: none set is running ("R"), 0x100 (TASK_REPORT_MAX)
-/// preempted ("R+"); any of the low bits is a sleep or a stop.
-fn state_letter(s: i64) -> &'static str {
-    match s & 0xff {
-        0 if s & 0x100 != 0 => "R+",
-        0 => "R",
-        _ => "S",
     }
 }
 
