@@ -30,6 +30,10 @@ use std::io::{self, Write};
 /// event); the importer reads it.
 pub const END_EVENT: &str = "fairground: run ends";
 
+/// The end of the kernel release the export gives: the importer knows the file by it (its
+/// bundles come in the order of their first events).
+pub const RELEASE_MARK: &str = "-fairground";
+
 /// Track event sequence; the ftrace bundles use their own.
 const SEQ_TRACK: u32 = 1;
 const SEQ_FTRACE: u32 = 2;
@@ -127,7 +131,7 @@ impl<'a, W: Write> PerfettoSink<'a, W> {
     /// What comes before the events: the kernel release (how `prev_state` reads), the tasks
     /// as processes and threads, and every track.
     fn preamble(&mut self, sim: &Sim) -> io::Result<()> {
-        let uts = Utsname { sysname: Some("Linux".into()), release: Some("6.12.0-fairground".into()) };
+        let uts = Utsname { sysname: Some("Linux".into()), release: Some(format!("6.12.0{RELEASE_MARK}")) };
         self.packet(TracePacket { system_info: Some(SystemInfo { utsname: Some(uts) }), ..Default::default() })?;
         let pid = |t: usize| (PID_BASE + t as i64) as i32;
         let tree = ProcessTree {
@@ -329,13 +333,22 @@ impl<W: Write> Sink for PerfettoSink<'_, W> {
     }
 
     fn batch_done(&mut self) -> io::Result<()> {
-        for c in 0..self.bundles.len() {
-            if self.bundles[c].is_empty() {
-                continue;
-            }
-            let event = std::mem::take(&mut self.bundles[c]);
+        // Bundles of at most CHUNK events, in the order of their first events, so that a
+        // reader merging the CPUs by time holds about one chunk per CPU, however long a batch
+        // a long wait made.
+        const CHUNK: usize = 4096;
+        let mut from = vec![0usize; self.bundles.len()];
+        loop {
+            let next = (0..self.bundles.len()).filter(|&c| from[c] < self.bundles[c].len()).min_by_key(|&c| (self.bundles[c][from[c]].timestamp, c));
+            let Some(c) = next else { break };
+            let end = (from[c] + CHUNK).min(self.bundles[c].len());
+            let event = self.bundles[c][from[c]..end].to_vec();
+            from[c] = end;
             let b = FtraceEventBundle { cpu: Some(c as u32), event, lost_events: None, compact_sched: None };
             self.packet(TracePacket { ftrace_events: Some(b), trusted_packet_sequence_id: Some(SEQ_FTRACE), ..Default::default() })?;
+        }
+        for b in &mut self.bundles {
+            b.clear();
         }
         Ok(())
     }

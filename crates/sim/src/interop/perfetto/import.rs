@@ -22,7 +22,7 @@ use std::cmp::Reverse;
 use std::io::{self, Read};
 
 /// Events held for ordering, at most.
-const MAX_HELD: usize = 1 << 18;
+const MAX_HELD: usize = 1 << 20;
 /// The largest packet read (Perfetto's own limit on a packet is far smaller).
 const MAX_PACKET: u64 = 256 << 20;
 
@@ -123,9 +123,10 @@ impl Merge {
         self.heap.push(Reverse(Held { ts, seq: self.seq, line }));
     }
 
-    /// Give `r` every held event no CPU can still precede (all of them when `all`).
-    fn release(&mut self, r: &mut Reader, all: bool, at: &str) -> Result<bool, String> {
-        let water = if all { u64::MAX } else { self.reached.values().copied().min().unwrap_or(0) };
+    /// Give `r` every held event no CPU can still precede: up to `known` when the file says
+    /// so, else up to the time every CPU seen has reached (all of them when `all`).
+    fn release(&mut self, r: &mut Reader, all: bool, known: Option<u64>, at: &str) -> Result<bool, String> {
+        let water = if all { u64::MAX } else { known.unwrap_or_else(|| self.reached.values().copied().min().unwrap_or(0)) };
         while let Some(Reverse(h)) = self.heap.peek() {
             if h.ts > water && self.heap.len() <= MAX_HELD {
                 break;
@@ -223,6 +224,9 @@ pub fn import_perfetto(input: impl Read, opts: &ImportOptions) -> Result<Importe
     let mut r = Reader::new(opts);
     let mut m = Merge { heap: BinaryHeap::new(), seq: 0, reached: BTreeMap::new(), last_next: BTreeMap::new(), other_events: 0 };
     let (mut buf, mut packets) = (Vec::new(), 0u64);
+    // Fairground's own export writes its bundles in the order of their first events, so
+    // nothing still to come precedes a bundle's first event; it says so in its kernel release.
+    let mut ordered = false;
     loop {
         let start = input.at;
         let Some(key) = input.varint()? else { break };
@@ -266,9 +270,12 @@ pub fn import_perfetto(input: impl Read, opts: &ImportOptions) -> Result<Importe
                 latest = latest.max(last(&c.switch_timestamp)).max(last(&c.waking_timestamp));
             }
             m.reached.insert(cpu, latest);
-            if !m.release(&mut r, false, &at)? {
+            let first = b.event.iter().filter_map(|e| e.timestamp).min().unwrap_or(0);
+            if !m.release(&mut r, false, ordered.then_some(first), &at)? {
                 break;
             }
+        } else if let Some(info) = &p.system_info {
+            ordered = info.utsname.as_ref().and_then(|u| u.release.as_deref()).is_some_and(|r| r.ends_with(super::export::RELEASE_MARK));
         } else if let (Some(ev), Some(ts)) = (&p.track_event, p.timestamp) {
             // Counters, process trees and track events say nothing of the scheduling itself.
             if ev.name.as_deref() == Some(END_EVENT) {
@@ -276,7 +283,7 @@ pub fn import_perfetto(input: impl Read, opts: &ImportOptions) -> Result<Importe
             }
         }
     }
-    m.release(&mut r, true, "the end of the file")?;
+    m.release(&mut r, true, None, "the end of the file")?;
     if m.other_events > 0 {
         r.warn(format!("{} ftrace events other than sched_switch, sched_waking, sched_wakeup and sched_wakeup_new were left out", m.other_events));
     }
