@@ -176,3 +176,45 @@ fn broken_protobuf_is_an_error_naming_the_byte() {
     let e = import_perfetto(&[][..], &opts).expect_err("empty");
     assert!(e.contains("no sched_switch"), "{e}");
 }
+
+/// Perfetto's recorder writes sched_switch and sched_waking in the compact form by default.
+#[test]
+fn compact_sched_bundles_are_read() {
+    use fairground_sim::interop::perfetto::proto::{CompactSched, FtraceEvent, FtraceEventBundle, SchedSwitch, TracePacket};
+    // CPU 0: a (pid 100) switched in at 1 µs from idle, out asleep at 1001 µs for b (101);
+    // a woken at 2001 µs; b preempted at 3001 µs for a (a full event after the compact ones).
+    let compact = CompactSched {
+        intern_table: vec!["a".into(), "b".into()],
+        switch_timestamp: vec![1_000, 1_000_000],
+        switch_prev_state: vec![0, 1],
+        switch_next_pid: vec![100, 101],
+        switch_next_prio: vec![120, 120],
+        switch_next_comm_index: vec![0, 1],
+        waking_timestamp: vec![2_001_000],
+        waking_pid: vec![100],
+        waking_target_cpu: vec![0],
+        waking_prio: vec![120],
+        waking_comm_index: vec![0],
+    };
+    let sw = SchedSwitch {
+        prev_comm: Some("b".into()),
+        prev_pid: Some(101),
+        prev_prio: Some(120),
+        prev_state: Some(0x100),
+        next_comm: Some("a".into()),
+        next_pid: Some(100),
+        next_prio: Some(120),
+    };
+    let full = FtraceEvent { timestamp: Some(3_001_000), pid: Some(101), sched_switch: Some(sw), ..Default::default() };
+    let bundle = FtraceEventBundle { cpu: Some(0), event: vec![full], lost_events: None, compact_sched: Some(compact) };
+    let bytes = Trace { packet: vec![TracePacket { ftrace_events: Some(bundle), ..Default::default() }] }.encode_to_vec();
+    let imp = import_perfetto(bytes.as_slice(), &ImportOptions::default()).expect("imports");
+    let task = |c: &str| imp.tasks.iter().find(|t| t.comm == c).expect(c);
+    let (a, b) = (task("a"), task("b"));
+    // a: 1000 µs of running, one wakeup after 1000 µs asleep, then on the CPU as the trace
+    // ends (a last burst of the 1 ns floor).
+    assert_eq!((a.wakeups, a.steps.clone()), (1, vec![(0, 1_000_000), (1_000_000, 1)]));
+    // b: ran from 1001 µs to its preemption at 3001 µs, never asleep.
+    assert_eq!((b.wakeups, b.cpu_ns), (0, 2_000_000));
+    assert_eq!(imp.end_ns - imp.start_ns, 3_000_000);
+}

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-/// One field: `field:char prev_comm[16];	offset:8;	size:16;	signed:0;`
+/// One field, as `field:char prev_comm[16];` then tab-separated `offset:8;`, `size:16;`, `signed:0;`.
 #[derive(Clone, Debug)]
 pub struct Field {
     pub offset: u64,
