@@ -1,16 +1,20 @@
-//! `fairground export-ftrace` and `fairground import-ftrace`: a run as ftrace text, and a
-//! real trace as a scenario that replays it.
+//! `fairground export-ftrace`, `export-perfetto` and `import` (`import-ftrace`): a run as
+//! ftrace text or as a Perfetto trace, and a recorded trace as a scenario that replays it.
 
-use fairground_sim::interop::{import_ftrace, write_ftrace, ExportError, ImportOptions};
+use fairground_sim::interop::{import_trace, write_ftrace, write_perfetto, ExportError, ImportOptions};
 use fairground_sim::{parse_scenario, scenario, Limits};
 use std::process::ExitCode;
 
 use crate::printable;
 
 pub const USAGE: &str = "  export-ftrace FILE            run a scenario and print it as ftrace text (Perfetto, trace-cmd)
-  import-ftrace TRACE [--policy P] [--hz N] [--comm PREFIX]... [--no-pin]
-                                read sched_switch/sched_wakeup ftrace text and print a scenario
-                                that replays each task's bursts and sleeps (warnings on stderr)";
+  export-perfetto FILE          run a scenario and write it as a Perfetto protobuf trace, with the
+                                fair class's counters and decisions (> run.pftrace)
+  import TRACE [--policy P] [--hz N] [--comm PREFIX]... [--no-pin]
+                                read a trace's sched events (ftrace text, trace-cmd's trace.dat or
+                                a Perfetto protobuf trace, told apart by content) and print a
+                                scenario that replays each task's bursts and sleeps (warnings on
+                                stderr); import-ftrace is the same command";
 
 fn read(file: &str) -> Result<String, ExitCode> {
     let r = if file == "-" {
@@ -39,9 +43,11 @@ fn print_scenario(file: &str, scenario: &serde_json::Value, warnings: &[String])
     crate::emit(&(json + "\n"))
 }
 
-pub fn export(args: &[String]) -> ExitCode {
+/// `export-ftrace` (`perfetto` false) or `export-perfetto`.
+pub fn export(args: &[String], perfetto: bool) -> ExitCode {
+    let cmd = if perfetto { "export-perfetto" } else { "export-ftrace" };
     let [file] = args else {
-        eprintln!("fairground: export-ftrace takes one FILE");
+        eprintln!("fairground: {cmd} takes one FILE");
         return ExitCode::from(2);
     };
     let text = match read(file) {
@@ -56,7 +62,9 @@ pub fn export(args: &[String]) -> ExitCode {
         }
     };
     // Written as the run goes, so a long run never sits whole in memory.
-    match write_ftrace(&v, std::io::stdout().lock()) {
+    let out = std::io::stdout().lock();
+    let r = if perfetto { write_perfetto(&v, out) } else { write_ftrace(&v, out) };
+    match r {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) ends the export quietly, as emit() does.
         Err(ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -104,15 +112,22 @@ pub fn import(args: &[String]) -> ExitCode {
         }
     }
     let Some(file) = file else {
-        eprintln!("fairground: import-ftrace needs a TRACE file");
+        eprintln!("fairground: import needs a TRACE file");
         return ExitCode::from(2);
     };
-    let text = match read(&file) {
-        Ok(t) => t,
-        Err(c) => return c,
+    let input: Box<dyn std::io::Read> = if file == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(&file) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("fairground: {}", printable(&format!("cannot read {file}: {e}")));
+                return ExitCode::from(2);
+            }
+        }
     };
-    match import_ftrace(&text, &opts) {
-        Ok(imp) => print_scenario(&file, &imp.scenario, &imp.warnings),
+    match import_trace(input, &opts) {
+        Ok((_, imp)) => print_scenario(&file, &imp.scenario, &imp.warnings),
         Err(e) => {
             eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
             ExitCode::from(2)

@@ -28,8 +28,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
-        Some("export-ftrace") => interop::export(&args[1..]),
-        Some("import-ftrace") => interop::import(&args[1..]),
+        Some("export-ftrace") => interop::export(&args[1..], false),
+        Some("export-perfetto") => interop::export(&args[1..], true),
+        Some("import") | Some("import-ftrace") => interop::import(&args[1..]),
         Some("import-rtapp") => interop::import_rtapp(&args[1..]),
         Some("export-rtapp") => interop::export_rtapp(&args[1..]),
         Some("compare") => measure::compare_cmd(&args[1..]),

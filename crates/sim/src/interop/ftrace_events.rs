@@ -9,6 +9,7 @@
 //! Events wait in `pending` until no stint still to come can give an earlier one.
 
 use super::ftrace_line::{write_switch, write_wake, WakeKind, Who};
+use crate::engine::trace::Slice;
 use crate::engine::trace::{StartWhy, StopWhy};
 use crate::engine::Sim;
 use crate::entity::NIL;
@@ -48,7 +49,7 @@ impl Ev {
 }
 
 /// `TASK_COMM_LEN - 1` characters, no spaces (a space would split the task column).
-fn comm_of(name: &str) -> String {
+pub(super) fn comm_of(name: &str) -> String {
     name.chars().map(|c| if c.is_whitespace() { '_' } else { c }).take(15).collect()
 }
 
@@ -68,7 +69,56 @@ pub(super) struct Events {
     prio: Vec<i64>,
     /// Task start times (a fork is shown at the task's start).
     start_ns: Vec<u64>,
-    buf: String,
+}
+
+/// Where the events go, in order: ftrace text lines or Perfetto packets.
+pub(super) trait Sink {
+    /// A `sched_waking`, `sched_wakeup` or `sched_wakeup_new` of `who` on `cpu`, while
+    /// `running` (comm, pid) runs there.
+    fn wake(&mut self, running: (&str, i64), cpu: u32, ts: u64, kind: WakeKind, who: Who, target_cpu: u32) -> io::Result<()>;
+    /// A `sched_switch` on `cpu` from `prev` (left in `prev_state`) to `next`.
+    fn switch(&mut self, running: (&str, i64), cpu: u32, ts: u64, prev: Who, prev_state: &str, next: Who) -> io::Result<()>;
+    /// The end of a batch of events (every event before some time has been given).
+    fn batch_done(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+    /// After each instant of the run, before its slices are dropped: `closed` are the slices
+    /// that ended at it. For what a sink shows beside the sched events.
+    fn instant(&mut self, _sim: &mut Sim, _closed: &[Slice]) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// ftrace text lines, written in blocks of 64 KiB.
+pub(super) struct TextSink<'a, W: Write> {
+    pub out: &'a mut W,
+    pub buf: String,
+}
+
+impl<W: Write> TextSink<'_, W> {
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= 1 << 16 {
+            self.out.write_all(self.buf.as_bytes())?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Sink for TextSink<'_, W> {
+    fn wake(&mut self, running: (&str, i64), cpu: u32, ts: u64, kind: WakeKind, who: Who, target_cpu: u32) -> io::Result<()> {
+        write_wake(&mut self.buf, running, cpu, ts, kind, who, target_cpu);
+        self.spill()
+    }
+    fn switch(&mut self, running: (&str, i64), cpu: u32, ts: u64, prev: Who, prev_state: &str, next: Who) -> io::Result<()> {
+        write_switch(&mut self.buf, running, cpu, ts, prev, prev_state, next);
+        self.spill()
+    }
+    fn batch_done(&mut self) -> io::Result<()> {
+        self.out.write_all(self.buf.as_bytes())?;
+        self.buf.clear();
+        Ok(())
+    }
 }
 
 impl Events {
@@ -85,7 +135,6 @@ impl Events {
             idle: if count_only { Vec::new() } else { (0..ncpu).map(|c| format!("swapper/{c}")).collect() },
             prio: nice.iter().map(|&n| 120 + i64::from(n)).collect(),
             start_ns: sim.tasks.iter().map(|t| t.start_ns).collect(),
-            buf: String::new(),
         }
     }
 
@@ -140,8 +189,8 @@ impl Events {
         }
     }
 
-    /// Write, in order, every pending event before time `below`.
-    pub fn flush(&mut self, below: u64, out: &mut impl Write) -> io::Result<()> {
+    /// Give `sink`, in order, every pending event before time `below`.
+    pub fn flush(&mut self, below: u64, sink: &mut dyn Sink) -> io::Result<()> {
         if self.count_only {
             return Ok(());
         }
@@ -149,7 +198,6 @@ impl Events {
         // switch out at the same instant hands the CPU over.
         self.pending.sort_unstable_by_key(Ev::key);
         let n = self.pending.partition_point(|e| e.t < below);
-        let mut buf = std::mem::take(&mut self.buf);
         for i in 0..n {
             let Ev { t: ts, cpu, kind, .. } = self.pending[i];
             match kind {
@@ -158,22 +206,16 @@ impl Events {
                     let running = self.running(self.curr[cpu as usize]);
                     let kinds: &[WakeKind] = if new { &[WakeKind::WakeupNew] } else { &[WakeKind::Waking, WakeKind::Wakeup] };
                     for &k in kinds {
-                        write_wake(&mut buf, running, cpu, ts, k, who, cpu);
+                        sink.wake(running, cpu, ts, k, who, cpu)?;
                     }
                 }
                 Kind::Switch { prev, prev_state, next } => {
-                    write_switch(&mut buf, self.running(prev), cpu, ts, self.who(prev, cpu), prev_state, self.who(next, cpu));
+                    sink.switch(self.running(prev), cpu, ts, self.who(prev, cpu), prev_state, self.who(next, cpu))?;
                     self.curr[cpu as usize] = next;
                 }
             }
-            if buf.len() >= 1 << 16 {
-                out.write_all(buf.as_bytes())?;
-                buf.clear();
-            }
         }
-        out.write_all(buf.as_bytes())?;
-        buf.clear();
-        self.buf = buf;
+        sink.batch_done()?;
         self.pending.drain(..n);
         Ok(())
     }

@@ -15,7 +15,7 @@
 //! lines, as tracefs does, before the first of them: a first run of the (deterministic)
 //! simulation counts them, a second writes them.
 
-use super::ftrace_events::Events;
+use super::ftrace_events::{Events, Sink, TextSink};
 use crate::engine::trace::{Slice, StartWhy};
 use crate::engine::task::TState;
 use crate::engine::Sim;
@@ -77,22 +77,27 @@ pub fn run_to_ftrace(v: &Validated) -> Result<String, ScenarioError> {
 
 /// Run `v` and write it as ftrace text to `out`, as it runs. A write error stops the run.
 pub fn write_ftrace<W: Write>(v: &Validated, out: W) -> Result<(), ExportError> {
-    let mut counting = Sim::new(v)?;
-    let lines = {
-        let mut s = Stream::new(&counting, None);
-        s.run(&mut counting, &mut io::sink())?;
-        s.ev.lines
-    };
-    let nice: Vec<i32> = counting.tasks.iter().map(|t| t.nice).collect();
-    drop(counting);
+    let (lines, nice) = counting_pass(v)?;
     let mut sim = Sim::new(v)?;
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     let mut head = String::new();
     header(&mut head, lines, sim.cpus.len(), sim.duration_ns);
     out.write_all(head.as_bytes())?;
-    Stream::new(&sim, Some(&nice)).run(&mut sim, &mut out)?;
+    let mut sink = TextSink { out: &mut out, buf: String::new() };
+    Stream::new(&sim, Some(&nice)).run(&mut sim, &mut sink)?;
     out.flush()?;
     Ok(())
+}
+
+/// A first run of `v` that only counts: the lines of its ftrace text, and each task's nice at
+/// the end (the export gives each task one prio).
+pub(super) fn counting_pass(v: &Validated) -> Result<(u64, Vec<i32>), ScenarioError> {
+    let mut counting = Sim::new(v)?;
+    let mut s = Stream::new(&counting, None);
+    let mut sink = TextSink { out: &mut io::sink(), buf: String::new() };
+    // Writing to io::sink() cannot fail.
+    let _ = s.run(&mut counting, &mut sink);
+    Ok((s.ev.lines, counting.tasks.iter().map(|t| t.nice).collect()))
 }
 
 /// (start, end — u64::MAX while still running, task, why it started, the slice if closed).
@@ -154,9 +159,11 @@ pub fn to_ftrace(sim: &Sim) -> String {
     }
     let mut out = String::new();
     header(&mut out, ev.lines, ncpu, sim.duration_ns);
-    let mut out = out.into_bytes();
-    let _ = ev.flush(u64::MAX, &mut out);
-    String::from_utf8(out).unwrap_or_default()
+    let mut bytes = Vec::new();
+    let mut sink = TextSink { out: &mut bytes, buf: out };
+    // Writing to a Vec cannot fail, and the lines are UTF-8 (comms are Rust strings).
+    let _ = ev.flush(u64::MAX, &mut sink);
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// A stint seen running at the end of the instant it began, not yet known to outlast it
@@ -171,7 +178,7 @@ struct Cand {
 }
 
 /// The export of a run read instant by instant.
-struct Stream {
+pub(super) struct Stream {
     ev: Events,
     cand: Vec<Option<Cand>>,
     /// Per CPU, the stint whose beginning is in `ev`, while it runs.
@@ -187,7 +194,7 @@ struct Stream {
 
 impl Stream {
     /// `nice`: the tasks' nice values at the end of the run; None to count lines only.
-    fn new(sim: &Sim, nice: Option<&[i32]>) -> Stream {
+    pub(super) fn new(sim: &Sim, nice: Option<&[i32]>) -> Stream {
         let ncpu = sim.cpus.len();
         let zero = vec![0; sim.tasks.len()];
         Stream {
@@ -200,12 +207,19 @@ impl Stream {
         }
     }
 
-    fn run(&mut self, sim: &mut Sim, out: &mut impl Write) -> io::Result<()> {
+    /// Run `sim` to its end, giving `sink` the events in order and a look at every instant.
+    pub(super) fn run(&mut self, sim: &mut Sim, sink: &mut dyn Sink) -> io::Result<()> {
         sim.enable_trace();
         while sim.step_instant() {
+            let from = self.seen;
             self.observe(sim);
+            let closed = sim.trace.as_mut().map(|t| std::mem::take(&mut t.slices)).unwrap_or_default();
+            sink.instant(sim, &closed[from..])?;
+            if let Some(t) = sim.trace.as_mut() {
+                t.slices = closed;
+            }
             if self.ev.pending() >= self.flush_at {
-                self.ev.flush(low_water(sim, &self.cand), out)?;
+                self.ev.flush(low_water(sim, &self.cand), sink)?;
                 self.flush_at = CHUNK.max(2 * self.ev.pending());
             }
             if sim.trace.as_ref().is_some_and(|t| t.slices.len() >= CHUNK) {
@@ -226,7 +240,7 @@ impl Stream {
             }
             self.resolve(c, NIL);
         }
-        self.ev.flush(u64::MAX, out)
+        self.ev.flush(u64::MAX, sink)
     }
 
     /// Turn what the instant just run did into events.

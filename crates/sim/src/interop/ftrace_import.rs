@@ -177,25 +177,72 @@ impl Warn {
 
 /// Read a trace. Errors only when nothing usable is in it; every skipped line is a warning.
 pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, String> {
-    let mut warn = Warn { list: Vec::new(), more: 0, max: opts.max_warnings };
-    // What was cut to fit a scenario: listed first, whatever the number of other warnings.
-    let mut cuts: Vec<String> = Vec::new();
-    let mut cut_by_line = false;
-    let (max_steps, max_span) = (opts.max_steps.clamp(1, MAX_STEPS), opts.max_span_ns.min(MAX_SPAN_NS));
-    let mut tracks: BTreeMap<i64, Track> = BTreeMap::new();
-    let (mut t0, mut t_end, mut ncpu) = (None::<u64>, 0u64, 0u32);
-    let mut last_ts = 0u64;
-    let mut end_mark = None;
+    let mut r = Reader::new(opts);
     for (no, raw) in text.lines().enumerate() {
         if let Some(v) = raw.trim_start_matches(['#', ' ']).strip_prefix(super::ftrace_export::END_MARK) {
-            end_mark = v.trim().parse::<u64>().ok();
+            r.end_mark = v.trim().parse::<u64>().ok();
             continue;
         }
-        let line = match parse(raw) {
+        if !r.feed(parse(raw), &|| format!("line {}", no + 1))? {
+            break;
+        }
+    }
+    r.finish("ftrace")
+}
+
+/// The events of a trace, whatever its format, read in time order into each task's bursts and
+/// sleeps.
+pub(crate) struct Reader<'o> {
+    opts: &'o ImportOptions,
+    warn: Warn,
+    /// What was cut to fit a scenario: listed first, whatever the number of other warnings.
+    cuts: Vec<String>,
+    cut_by_line: bool,
+    max_steps: usize,
+    max_span: u64,
+    tracks: BTreeMap<i64, Track>,
+    t0: Option<u64>,
+    t_end: u64,
+    ncpu: u32,
+    last_ts: u64,
+    /// Where a Fairground export says its run ended.
+    pub end_mark: Option<u64>,
+}
+
+impl<'o> Reader<'o> {
+    pub fn new(opts: &'o ImportOptions) -> Self {
+        Reader {
+            opts,
+            warn: Warn { list: Vec::new(), more: 0, max: opts.max_warnings },
+            cuts: Vec::new(),
+            cut_by_line: false,
+            max_steps: opts.max_steps.clamp(1, MAX_STEPS),
+            max_span: opts.max_span_ns.min(MAX_SPAN_NS),
+            tracks: BTreeMap::new(),
+            t0: None,
+            t_end: 0,
+            ncpu: 0,
+            last_ts: 0,
+            end_mark: None,
+        }
+    }
+
+    /// A warning about the event at `at`.
+    pub fn warn(&mut self, w: String) {
+        self.warn.push(w);
+    }
+
+    /// Read one event (or what stood in its place), found at `at` ("line 12", "packet 3 at
+    /// byte 4096"). Ok(false): the trace is cut here, read no further.
+    pub fn feed(&mut self, parsed: Result<Line, Other>, at: &dyn Fn() -> String) -> Result<bool, String> {
+        let (max_span, last_ts) = (self.max_span, self.last_ts);
+        let warn = &mut self.warn;
+        let tracks = &mut self.tracks;
+        let line = match parsed {
             Ok(l) => l,
-            Err(Other::Ignorable) => continue,
+            Err(Other::Ignorable) => return Ok(true),
             Err(Other::Lost { cpu }) => {
-                warn.push(format!("line {}: events of CPU {cpu} were lost here; stints running there are closed at this point", no + 1));
+                warn.push(format!("{}: events of CPU {cpu} were lost here; stints running there are closed at this point", at()));
                 for tr in tracks.values_mut() {
                     if let St::Running { cpu: c, since } = tr.st {
                         if c == cpu {
@@ -204,41 +251,41 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
                         }
                     }
                 }
-                continue;
+                return Ok(true);
             }
             Err(Other::Skipped(why)) => {
-                warn.push(format!("line {}: skipped ({why})", no + 1));
-                continue;
+                warn.push(format!("{}: skipped ({why})", at()));
+                return Ok(true);
             }
         };
         let Line { ts_ns: t, cpu, event } = line;
         let target = if let Event::Wake { target_cpu, .. } = &event { *target_cpu } else { 0 };
         if let Some(c) = [cpu, target].into_iter().find(|&c| c >= MAX_CPUS) {
-            return Err(format!("line {}: CPU {c}: a scenario has at most {MAX_CPUS} CPUs (0 to {})", no + 1, MAX_CPUS - 1));
+            return Err(format!("{}: CPU {c}: a scenario has at most {MAX_CPUS} CPUs (0 to {})", at(), MAX_CPUS - 1));
         }
-        if t0.is_some_and(|t0| t.max(last_ts) - t0 > max_span) {
-            cuts.push(format!(
-                "line {}: the trace goes on past {} s from its first event, as long as a scenario lasts: the rest is left out",
-                no + 1,
+        if self.t0.is_some_and(|t0| t.max(last_ts) - t0 > max_span) {
+            self.cuts.push(format!(
+                "{}: the trace goes on past {} s from its first event, as long as a scenario lasts: the rest is left out",
+                at(),
                 max_span as f64 / 1e9
             ));
-            cut_by_line = true;
-            break;
+            self.cut_by_line = true;
+            return Ok(false);
         }
         if t < last_ts {
-            warn.push(format!("line {}: time goes backwards ({t} ns after {last_ts} ns); read as {last_ts} ns", no + 1));
+            warn.push(format!("{}: time goes backwards ({t} ns after {last_ts} ns); read as {last_ts} ns", at()));
         }
         let t = t.max(last_ts);
-        last_ts = t;
-        let start = *t0.get_or_insert(t);
-        t_end = t;
-        ncpu = ncpu.max(cpu + 1);
+        self.last_ts = t;
+        let start = *self.t0.get_or_insert(t);
+        self.t_end = t;
+        self.ncpu = self.ncpu.max(cpu + 1);
         match event {
             Event::Wake { kind, comm, pid, prio, target_cpu } => {
                 if pid == 0 {
-                    continue;
+                    return Ok(true);
                 }
-                ncpu = ncpu.max(target_cpu + 1);
+                self.ncpu = self.ncpu.max(target_cpu + 1);
                 let tr = tracks.entry(pid).or_insert_with(|| Track::new(&comm, prio));
                 tr.renamed(&comm, prio);
                 match (tr.st, kind) {
@@ -313,112 +360,130 @@ pub fn import_ftrace(text: &str, opts: &ImportOptions) -> Result<Imported, Strin
                 }
             }
         }
+        Ok(true)
     }
-    let Some(t0) = t0 else {
-        return Err("no sched_switch, sched_waking, sched_wakeup or sched_wakeup_new events in the trace".into());
-    };
-    // A Fairground export says where its run ended; a real trace ends at its last event.
-    if let Some(e) = end_mark.filter(|&e| e >= t_end) {
-        t_end = e;
-    }
-    if cut_by_line || t_end - t0 > max_span {
-        // Read to the cut (or marked as ending after it): what runs there runs to the cut.
-        if !cut_by_line {
-            cuts.push(format!("the trace ends {} s after its first event; it is cut at {} s, as long as a scenario lasts", (t_end - t0) as f64 / 1e9, max_span as f64 / 1e9));
+
+    /// The scenario from what was read (`format` names the trace's kind in its description).
+    pub fn finish(self, format: &str) -> Result<Imported, String> {
+        let Reader { opts, mut warn, mut cuts, cut_by_line, max_steps, max_span, tracks, t0, mut t_end, ncpu, end_mark, .. } = self;
+        let Some(t0) = t0 else {
+            return Err("no sched_switch, sched_waking, sched_wakeup or sched_wakeup_new events in the trace".into());
+        };
+        // A Fairground export says where its run ended; a real trace ends at its last event.
+        if let Some(e) = end_mark.filter(|&e| e >= t_end) {
+            t_end = e;
         }
-        t_end = t0 + max_span;
-    }
-    let mut tasks = Vec::new();
-    let mut used = std::collections::BTreeSet::new();
-    for (pid, mut tr) in tracks {
-        match tr.st {
-            St::Running { cpu, since } => {
-                tr.run += t_end - since;
-                *tr.per_cpu.entry(cpu).or_default() += t_end - since;
-                tr.steps.push((tr.sleep, tr.run.max(1)));
+        if cut_by_line || t_end - t0 > max_span {
+            // Read to the cut (or marked as ending after it): what runs there runs to the cut.
+            if !cut_by_line {
+                cuts.push(format!("the trace ends {} s after its first event; it is cut at {} s, as long as a scenario lasts", (t_end - t0) as f64 / 1e9, max_span as f64 / 1e9));
             }
-            St::Runnable if tr.run > 0 || tr.ran => tr.steps.push((tr.sleep, tr.run.max(1))),
-            _ => {}
+            t_end = t0 + max_span;
         }
-        if !opts.comms.is_empty() && !opts.comms.iter().any(|c| tr.comm.starts_with(c.as_str())) {
-            continue;
-        }
-        // sched_switch's prio is the kernel's p->prio: 100–139 the fair class, 0–99 the RT
-        // class (FIFO and RR alike), -1 deadline.
-        let policy = match tr.prio {
-            100..=139 => None,
-            0..=99 => Some("fifo"),
-            -1 => Some("deadline"),
-            _ => {
-                warn.push(format!("pid {pid} ({}) has prio {}: not a fair-class task, left out", tr.comm, tr.prio));
+        let mut tasks = Vec::new();
+        let mut used = std::collections::BTreeSet::new();
+        for (pid, mut tr) in tracks {
+            match tr.st {
+                St::Running { cpu, since } => {
+                    tr.run += t_end - since;
+                    *tr.per_cpu.entry(cpu).or_default() += t_end - since;
+                    tr.steps.push((tr.sleep, tr.run.max(1)));
+                }
+                St::Runnable if tr.run > 0 || tr.ran => tr.steps.push((tr.sleep, tr.run.max(1))),
+                _ => {}
+            }
+            if !opts.comms.is_empty() && !opts.comms.iter().any(|c| tr.comm.starts_with(c.as_str())) {
                 continue;
             }
-        };
-        if tr.steps.is_empty() {
-            continue; // never ran
+            // sched_switch's prio is the kernel's p->prio: 100–139 the fair class, 0–99 the RT
+            // class (FIFO and RR alike), -1 deadline.
+            let policy = match tr.prio {
+                100..=139 => None,
+                0..=99 => Some("fifo"),
+                -1 => Some("deadline"),
+                _ => {
+                    warn.push(format!("pid {pid} ({}) has prio {}: not a fair-class task, left out", tr.comm, tr.prio));
+                    continue;
+                }
+            };
+            if tr.steps.is_empty() {
+                continue; // never ran
+            }
+            // Pinned where it did at least a tenth of its running (affinity is not traced, and a
+            // task pinned after it started shows a few early stints elsewhere).
+            let total: u64 = tr.per_cpu.values().sum();
+            let mut cpus: Vec<u32> = tr.per_cpu.iter().filter(|&(_, &ns)| ns * 10 >= total).map(|(&c, _)| c).collect();
+            if cpus.is_empty() {
+                cpus = (0..64).filter(|c| tr.cpus & (1 << c) != 0).collect();
+                cpus.extend(&tr.cpus_big);
+                cpus.sort_unstable();
+            }
+            if policy.is_some() {
+                // The model runs such a task on one CPU: the one where it ran most (lowest id on ties).
+                let most = tr.per_cpu.iter().max_by_key(|&(&c, &ns)| (ns, std::cmp::Reverse(c))).map_or(0, |(&c, _)| c);
+                let also = if tr.per_cpu.len() > 1 { format!(", where it did most of its running (it also ran on {} other CPUs)", tr.per_cpu.len() - 1) } else { String::new() };
+                let class = if policy == Some("deadline") { "SCHED_DEADLINE" } else { "SCHED_FIFO or SCHED_RR (a trace does not tell them apart)" };
+                warn.push(format!(
+                    "pid {pid} ({}) has prio {}: not a fair-class task; replayed as {class} load above the fair class on CPU {most}{also}; its own scheduling is not modelled",
+                    tr.comm, tr.prio
+                ));
+                cpus = vec![most];
+            }
+            let name = unique_name(&tr.comm, pid, &mut used);
+            if tr.steps.len() > max_steps {
+                let kept: u64 = tr.steps[..max_steps].iter().map(|&(s, r)| s + r).sum();
+                cuts.push(format!(
+                    "task {name} (pid {pid}): {} bursts; a replay holds {max_steps}: the first {max_steps} are kept, and it sleeps after them ({:.6} s after it appeared)",
+                    tr.steps.len(),
+                    kept as f64 / 1e9
+                ));
+                tr.steps.truncate(max_steps);
+            }
+            let cpu_ns = tr.steps.iter().map(|s| s.1).sum();
+            let start_ns = tr.start.unwrap_or(t0) - t0;
+            let nice = if policy.is_some() { 0 } else { (tr.prio - 120) as i32 };
+            tasks.push(ObservedTask { name, comm: tr.comm, pid, nice, cpu_ns, wakeups: tr.wakeups, cpus, policy, start_ns, steps: tr.steps });
         }
-        // Pinned where it did at least a tenth of its running (affinity is not traced, and a
-        // task pinned after it started shows a few early stints elsewhere).
-        let total: u64 = tr.per_cpu.values().sum();
-        let mut cpus: Vec<u32> = tr.per_cpu.iter().filter(|&(_, &ns)| ns * 10 >= total).map(|(&c, _)| c).collect();
-        if cpus.is_empty() {
-            cpus = (0..64).filter(|c| tr.cpus & (1 << c) != 0).collect();
-            cpus.extend(&tr.cpus_big);
-            cpus.sort_unstable();
+        if tasks.is_empty() {
+            return Err("the trace shows no fair-class task that ran".into());
         }
-        if policy.is_some() {
-            // The model runs such a task on one CPU: the one where it ran most (lowest id on ties).
-            let most = tr.per_cpu.iter().max_by_key(|&(&c, &ns)| (ns, std::cmp::Reverse(c))).map_or(0, |(&c, _)| c);
-            let also = if tr.per_cpu.len() > 1 { format!(", where it did most of its running (it also ran on {} other CPUs)", tr.per_cpu.len() - 1) } else { String::new() };
-            let class = if policy == Some("deadline") { "SCHED_DEADLINE" } else { "SCHED_FIFO or SCHED_RR (a trace does not tell them apart)" };
-            warn.push(format!(
-                "pid {pid} ({}) has prio {}: not a fair-class task; replayed as {class} load above the fair class on CPU {most}{also}; its own scheduling is not modelled",
-                tr.comm, tr.prio
-            ));
-            cpus = vec![most];
+        if tasks.len() > MAX_TASKS as usize {
+            return Err(format!("the trace shows {} tasks; a scenario holds at most {MAX_TASKS}", tasks.len()));
         }
-        let name = unique_name(&tr.comm, pid, &mut used);
-        if tr.steps.len() > max_steps {
-            let kept: u64 = tr.steps[..max_steps].iter().map(|&(s, r)| s + r).sum();
-            cuts.push(format!(
-                "task {name} (pid {pid}): {} bursts; a replay holds {max_steps}: the first {max_steps} are kept, and it sleeps after them ({:.6} s after it appeared)",
-                tr.steps.len(),
-                kept as f64 / 1e9
-            ));
-            tr.steps.truncate(max_steps);
+        if warn.more > 0 {
+            warn.list.push(format!("… and {} more warnings", warn.more));
         }
-        let cpu_ns = tr.steps.iter().map(|s| s.1).sum();
-        let start_ns = tr.start.unwrap_or(t0) - t0;
-        let nice = if policy.is_some() { 0 } else { (tr.prio - 120) as i32 };
-        tasks.push(ObservedTask { name, comm: tr.comm, pid, nice, cpu_ns, wakeups: tr.wakeups, cpus, policy, start_ns, steps: tr.steps });
+        cuts.append(&mut warn.list);
+        warn.list = cuts;
+        let duration_ms = (t_end - t0).div_ceil(1_000_000).max(1);
+        let scenario = json!({
+            "format": "fairground-scenario/1",
+            "name": "imported trace",
+            "description": format!("Imported from {format}: {} tasks over {:.3} s on {ncpu} CPUs; each replays the bursts and sleeps it was seen to have.", tasks.len(), (t_end - t0) as f64 / 1e9),
+            "duration_ms": duration_ms,
+            "machine": { "cpus": ncpu.max(1), "hz": opts.hz },
+            "scheduler": { "policy": opts.policy },
+            "tasks": tasks.iter().map(|t| task_json(t, opts.pin_observed)).collect::<Vec<_>>(),
+        });
+        Ok(Imported { scenario, tasks, warnings: warn.list, start_ns: t0, end_ns: t_end })
     }
-    if tasks.is_empty() {
-        return Err("the trace shows no fair-class task that ran".into());
-    }
-    if tasks.len() > MAX_TASKS as usize {
-        return Err(format!("the trace shows {} tasks; a scenario holds at most {MAX_TASKS}", tasks.len()));
-    }
-    if warn.more > 0 {
-        warn.list.push(format!("… and {} more warnings", warn.more));
-    }
-    cuts.append(&mut warn.list);
-    warn.list = cuts;
-    let duration_ms = (t_end - t0).div_ceil(1_000_000).max(1);
-    let scenario = json!({
-        "format": "fairground-scenario/1",
-        "name": "imported trace",
-        "description": format!("Imported from ftrace: {} tasks over {:.3} s on {ncpu} CPUs; each replays the bursts and sleeps it was seen to have.", tasks.len(), (t_end - t0) as f64 / 1e9),
-        "duration_ms": duration_ms,
-        "machine": { "cpus": ncpu.max(1), "hz": opts.hz },
-        "scheduler": { "policy": opts.policy },
-        "tasks": tasks.iter().map(|t| task_json(t, opts.pin_observed)).collect::<Vec<_>>(),
-    });
-    Ok(Imported { scenario, tasks, warnings: warn.list, start_ns: t0, end_ns: t_end })
 }
 
 fn task_json(t: &ObservedTask, pin: bool) -> Value {
-    // µs, as the scenario counts; a burst never rounds down to nothing.
-    let steps: Vec<Value> = t.steps.iter().map(|&(s, r)| json!([(s + 500) / 1000, ((r + 500) / 1000).max(1)])).collect();
+    // µs, as the scenario counts, rounding the times the steps reach rather than each step,
+    // so that rounding errors do not add up over thousands of steps (a trace in ns); a burst
+    // never rounds down to nothing.
+    let us = |ns: u64| (ns + 500) / 1000;
+    let (mut at, mut prev) = (t.start_ns, us(t.start_ns));
+    let mut steps: Vec<Value> = Vec::with_capacity(t.steps.len());
+    for &(s, r) in &t.steps {
+        at += s;
+        let woke = us(at);
+        at += r;
+        let slept = us(at);
+        steps.push(json!([woke - prev, slept.saturating_sub(woke).max(1)]));
+        prev = slept.max(woke);
+    }
     let mut v = json!({ "name": t.name, "behavior": { "kind": "replay", "start_us": (t.start_ns + 500) / 1000, "steps_us": steps } });
     if t.nice != 0 {
         v["nice"] = json!(t.nice);

@@ -207,3 +207,14 @@ pub fn write_switch(out: &mut String, running: (&str, i64), cpu: u32, ts_ns: u64
         prev.comm, prev.pid, prev.prio, next.comm, next.pid, next.prio
     );
 }
+
+/// A binary `prev_state` (the kernel's TASK_REPORT bits, 4.14 and later) as the letters the
+/// importer looks at; only whether the task was left runnable matters: no state bit is "R",
+/// with TASK_REPORT_MAX (0x100) "R+" (preempted); any of the low bits a sleep or a stop.
+pub fn prev_state_letters(s: i64) -> &'static str {
+    match s & 0xff {
+        0 if s & 0x100 != 0 => "R+",
+        0 => "R",
+        _ => "S",
+    }
+}
