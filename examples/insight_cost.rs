@@ -15,7 +15,7 @@ fn main() {
     };
     let clock = || 0.0;
     let budget = Budget { clock_ms: &clock, max_ms: f64::INFINITY };
-    let all = Ask { trees: Some(0), log: Some(LogFilter { cpu: None, task: None, kinds: KIND_ALL }), why: Some((0, 0)), chart: Some(0) };
+    let all = Ask { trees: Some(0), log: Some(LogFilter { cpu: None, task: None, kinds: KIND_ALL, clamp_only: false }), why: Some((0, 0)), chart: Some(0) };
     for (label, ask) in [("panels closed", Ask::default()), ("log + trees + why + chart", all)] {
         let (mut h, _) = match Host::load(&text) {
             Ok(x) => x,

@@ -164,7 +164,7 @@ impl App {
                 <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()} big={self.teach.present}
                     view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
                     win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} on_pick={self.cb.pick.clone()} />
-                <crate::page::panels::inside::Inside info={info.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
+                <crate::page::panels::inside::Inside info={info.clone()} text={self.text.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
                     picked={self.picked} on_ask={self.cb.ask.clone()} on_seek={self.cb.seek.clone()} on_unpick={self.cb.unpick.clone()} on_select={self.cb.select.clone()} />
                 <div class="layout">
                     <TasksTable info={info.clone()} progress={self.progress.clone()} selected={self.selected}

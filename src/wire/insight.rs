@@ -36,6 +36,9 @@ pub struct LogFilter {
     pub task: Option<u32>,
     /// KIND_* bits; 0 is read as every kind.
     pub kinds: u8,
+    /// Only the checks a v12 `get_latency_max()` clamp decided (`Entry::clamp_decided`).
+    #[serde(default)]
+    pub clamp_only: bool,
 }
 
 /// The answer's part for the panels (only the parts asked for are filled).
@@ -140,6 +143,16 @@ pub struct Entry {
     /// A v12 clamp bound and the outcome would differ without it.
     pub clamp_decided: bool,
     pub text: String,
+    /// Under a CFS / v12 wakeup check: the changes that would have turned the outcome the
+    /// other way, in words (`measure::counterfactual`); empty when none would.
+    #[serde(default)]
+    pub whatif: Vec<String>,
+    /// The core function that took the decision (`path:line`, from the repository's root) and
+    /// the fair.c function it models.
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub models: String,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

@@ -15,6 +15,8 @@ pub enum ExportKind {
     Samples,
     /// The run as Linux ftrace text (Perfetto, trace-cmd and KernelShark read it).
     Ftrace,
+    /// Each task's delay table as `perf sched latency --sort max` prints it (fixed-width text).
+    Latency,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -40,6 +42,9 @@ pub enum Request {
     /// or of a preset's two sides ("clamps", "complete-eevdf"), taken apart change by change
     /// on `figure` (`task:NAME:p99`, `workload:NAME:completion`, …).
     Ablate { text: String, b: String, preset: Option<String>, figure: String },
+    /// The whole run's decisions that a v12 `get_latency_max()` clamp decided (the decision
+    /// log's "previous / next" and its header counts).
+    ClampFlips { text: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -47,6 +52,7 @@ pub enum Answer {
     Exported(Exported),
     Compared(AbTable),
     Ablated(AblationTable),
+    ClampFlips(ClampFlips),
     Histogram(LogHist),
     Swept(SweepFigures),
     Imported(ImportedTrace),
@@ -107,3 +113,17 @@ pub fn log2_label(i: usize) -> String {
         format!("{lo} -> {}", (lo << 1) - 1)
     }
 }
+
+/// Where the clamps decided over a whole run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct ClampFlips {
+    /// (bound, flipped) for the wakeup granularity, the latency offset and the tick check.
+    pub sites: [(u64, u64); 3],
+    /// When each decision a clamp flipped was taken, in time order (at most `MAX_FLIP_TIMES`).
+    pub times: Vec<u64>,
+    /// More flips than `times` holds.
+    pub truncated: bool,
+}
+
+/// Flip times sent to the page at most.
+pub const MAX_FLIP_TIMES: usize = 20_000;

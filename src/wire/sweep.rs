@@ -119,3 +119,82 @@ pub fn sweep_csv(path: &str, by: Option<&str>, points: &[Option<SweepFigures>]) 
     }
     out
 }
+
+/// The sweep as the threads post theirs ("Copy as LKML text"): a heading naming the swept
+/// parameter (and the second one), then for `entity` one fixed-width row per point with its
+/// wakeups and latency percentiles in µs ("-" where a point is not done or has no sample).
+pub fn sweep_text(scenario: &str, path: &str, by: Option<&str>, points: &[Option<SweepFigures>], values: &[String], entity: &str) -> String {
+    use std::fmt::Write;
+    const COLS: [(&str, &str); 6] = [("wakeups", "wakeups"), ("p50_us", "p50 µs"), ("p90_us", "p90"), ("p95_us", "p95"), ("p99_us", "p99"), ("max_us", "max")];
+    let short = |p: &str| p.rsplit('.').next().unwrap_or(p).to_string();
+    let mut out = format!("{scenario}: {entity}, {path} swept");
+    if let Some(b) = by {
+        let _ = write!(out, " for each {b}");
+    }
+    out.push('\n');
+    // (second value, value, cells) per point.
+    let rows: Vec<(String, String, Vec<String>)> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let value = p.as_ref().map_or_else(|| values.get(i % values.len().max(1)).cloned().unwrap_or_default(), |p| p.value.clone());
+            let b = p.as_ref().and_then(|p| p.by.as_deref()).map(value_label).unwrap_or_else(|| "-".into());
+            let cells = COLS
+                .iter()
+                .map(|(f, _)| {
+                    let x = p.as_ref().and_then(|p| p.entities.iter().find(|e| e.name == entity)).and_then(|e| e.figures.iter().find(|x| x.0 == *f)).and_then(|x| x.1);
+                    x.map_or_else(|| "-".to_string(), |v| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") })
+                })
+                .collect();
+            (b, value_label(&value), cells)
+        })
+        .collect();
+    let (bh, vh) = (by.map(short).unwrap_or_default(), short(path));
+    let bw = rows.iter().map(|r| r.0.chars().count()).chain([bh.chars().count()]).max().unwrap_or(0) + 2;
+    let vw = rows.iter().map(|r| r.1.chars().count()).chain([vh.chars().count()]).max().unwrap_or(0) + 2;
+    if by.is_some() {
+        let _ = write!(out, "{bh:<bw$}");
+    }
+    let _ = write!(out, "{vh:<vw$}");
+    for (_, h) in COLS {
+        let _ = write!(out, "{h:>10}");
+    }
+    out.push('\n');
+    for (b, v, cells) in rows {
+        if by.is_some() {
+            let _ = write!(out, "{b:<bw$}");
+        }
+        let _ = write!(out, "{v:<vw$}");
+        for c in cells {
+            let _ = write!(out, "{c:>10}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    fn point(value: &str, by: Option<&str>, p50: f64, wakeups: f64) -> Option<SweepFigures> {
+        let figures = vec![("wakeups".to_string(), Some(wakeups)), ("p50_us".to_string(), Some(p50)), ("p99_us".to_string(), None)];
+        Some(SweepFigures { value: value.into(), by: by.map(str::to_string), entities: vec![Entity { name: "cyclictest".into(), figures }] })
+    }
+
+    /// The columns line up (every row as wide as the heading row), the values are the points'
+    /// own, and a missing figure or point is "-".
+    #[test]
+    fn the_lkml_text_is_fixed_width_with_the_points_numbers() {
+        let pts = vec![point("19", None, 24.7, 945.0), point("-20", None, 20.2, 999.0), None];
+        let t = sweep_text("seed 004", "tasks[0].latency_nice", None, &pts, &["19".into(), "-20".into(), "0".into()], "cyclictest");
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], "seed 004: cyclictest, tasks[0].latency_nice swept");
+        assert!(lines[1].starts_with("latency_nice  "), "{}", lines[1]);
+        let width = lines[1].chars().count();
+        assert!(lines[2..].iter().all(|l| l.chars().count() == width), "{t}");
+        assert!(lines[2].starts_with("19 ") && lines[2].contains("945") && lines[2].contains("24.7"), "{}", lines[2]);
+        assert!(lines[3].contains("20.2") && lines[3].contains("999"), "{}", lines[3]);
+        assert!(lines[4].starts_with("0 ") && lines[4].trim_end().ends_with('-'), "{}", lines[4]);
+    }
+}

@@ -64,6 +64,44 @@ test('decision log: clamp-lesson says when the v12 clamp decided, and a click mo
   assert(newest <= at, `the log shows nothing after the time cursor (${newest} > ${at})`);
 });
 
+test('decision log: the whole run\'s clamp counts, "the clamp changed the outcome" with next/previous, and what-if lines', async ({ page }) => {
+  await fresh(page, '#scenario=clamp-lesson');
+  await idle(page);
+  await page.click('#btn-log');
+  // The measuring worker runs the whole run once and sends each site's counts and the flips.
+  await page.waitForSelector('#log-clamps[data-flips]', { timeout: 120_000 });
+  const flips = Number(await page.locator('#log-clamps').getAttribute('data-flips'));
+  assert(flips > 0, `flips ${flips}`);
+  const header = await page.locator('#log-clamps p').innerText();
+  assert(/the wakeup clamp bound [\d,]+ times and changed the outcome [\d,]+/.test(header), header);
+  // At time 0 nothing came before; "next" goes to the first flip.
+  assert(await page.locator('#btn-clamp-prev').isDisabled(), 'no flip before time 0');
+  await page.click('#btn-clamp-next');
+  await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) > 0, null, { timeout: 60_000 });
+  await idle(page);
+  const first = await viewNs(page);
+  await page.waitForFunction(() => /^at flip 1 of /.test(document.querySelector('#clamp-pos')?.innerText || ''), null, { timeout: 30_000 });
+  await page.check('#log-clamp-only');
+  await idle(page);
+  await page.waitForSelector(`#log-entries li.now[data-at-ns="${first}"]`, { timeout: 60_000 });
+  // Every entry shown is one a clamp decided, and the wakeup checks say what would have
+  // turned them: the wakeup clamp off.
+  const all = await page.locator('#log-entries li').evaluateAll((lis) => lis.map((li) => [li.classList.contains('clamp'), li.dataset.kind, li.querySelector('.whatif')?.innerText || '']));
+  assert(all.length >= 1 && all.every((e) => e[0]), `entries: ${JSON.stringify(all)}`);
+  for (const [, kind, whatif] of all) {
+    if (kind === 'wakeup') assert(whatif.includes('latency_max_clamp_wakeup off → does not preempt'), whatif);
+  }
+  // Each entry names the core function that decided and the fair.c function it models.
+  const src = await page.locator('#log-entries li .source').first().innerText();
+  assert(/^crates\/sim\/src\/\S+\.rs:\d+ — \S+ models .*fair\.c/.test(src), src);
+  // Next again, then previous back to the first.
+  await page.click('#btn-clamp-next');
+  await page.waitForFunction((t) => Number(document.querySelector('#run').dataset.viewNs) > t, first, { timeout: 60_000 });
+  await idle(page);
+  await page.click('#btn-clamp-prev');
+  await page.waitForFunction((t) => Number(document.querySelector('#run').dataset.viewNs) === t, first, { timeout: 60_000 });
+});
+
 test('decision log filters by CPU and task', async ({ page }) => {
   await fresh(page, '#scenario=mixed-behaviours');
   await page.click('#btn-log');

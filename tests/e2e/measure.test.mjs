@@ -61,6 +61,15 @@ test('export: the report JSON is the contract report and the samples CSV has one
     const n = rows.filter((l) => l.startsWith(`${t.name},wakeup_latency,`)).length;
     assertEqual(n, t.wakeup_latency_ns.count, `${t.name}: wakeup samples against the report's count`);
   }
+  // The delay table, as perf sched latency prints it: a row per task, its switches the report's.
+  const lat = await download(page, '#btn-export-latency');
+  assert(lat.name.endsWith('-latency.txt'), lat.name);
+  const text = lat.bytes.toString('utf8');
+  for (const t of rep2.tasks) {
+    const row = text.split('\n').find((l) => l.trim().startsWith(`${t.name} `));
+    assert(row, `no row for ${t.name}`);
+    assertEqual(row.split('|')[2].trim(), String(t.switches), `${t.name}: switches`);
+  }
 });
 
 // A stand-in for ui.perfetto.dev that speaks the documented protocol: answers 'PING' with

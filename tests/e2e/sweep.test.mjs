@@ -56,6 +56,18 @@ test('sweep: the cyclictest task\'s latency nice 19 → 0 → −20 in workers, 
   assert(p95 && Math.abs(Number(p95.split(',')[4]) - t['19'].p95_us) < 0.06, `CSV p95 at 19: ${p95} vs page ${t['19'].p95_us}`);
   const png = await download(page, '#btn-sweep-png');
   assertEqual([...png.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'PNG signature');
+  // "Copy as LKML text": the same numbers in fixed columns, one row per value.
+  const lkml = (await page.locator('#sweep-lkml pre').textContent()).split('\n');
+  assert(lkml[0].endsWith('cyclictest, tasks[0].latency_nice swept'), lkml[0]);
+  const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+  for (const v of ['19', '0', '-20']) {
+    const row = lkml.find((l) => l.startsWith(`${v} `));
+    assert(row, `no row for ${v}: ${lkml.join('|')}`);
+    const cells = row.trim().split(/\s+/);
+    assertEqual(cells[1], String(t[v].wakeups), `wakeups at ${v}`);
+    assertEqual(cells[4], fmt(t[v].p95_us), `p95 at ${v}`);
+  }
+  assert(new Set(lkml.filter((l) => l).slice(1).map((l) => l.length)).size === 1, 'fixed width');
 }, { timeout: 180_000 });
 
 test('sweep: Cancel keeps the points done; a bad range is named; the page keeps running and sweeps again', async ({ page }) => {

@@ -27,6 +27,10 @@ pub enum Why {
         verdict_unclamped: i32,
         /// The entities compared were group entities (the tasks are below them).
         via_groups: bool,
+        /// v12: curr's and the wakee's own latency offsets (0 under v6.2), for the
+        /// counterfactuals (`measure::counterfactual`).
+        curr_offset: i64,
+        wakee_offset: i64,
     },
     /// CFS / v12 `check_preempt_tick()`.
     CfsTick {
@@ -58,6 +62,24 @@ pub enum Why {
     Pick { prev: u32, key_rel: i64, lag: i64, eligible: bool, eevdf: bool },
 }
 
+/// Where a decision is taken: the core function, its file and line (declared beside it with
+/// `decision_site!`, so they follow the code), and the fair.c function it models.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Site {
+    pub file: &'static str,
+    pub line: u32,
+    pub function: &'static str,
+    pub models: &'static str,
+}
+
+/// A `Site` at this file and line.
+#[macro_export]
+macro_rules! decision_site {
+    ($function:expr, $models:expr) => {
+        $crate::explain::Site { file: file!(), line: line!(), function: $function, models: $models }
+    };
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
     pub at_ns: u64,
@@ -69,6 +91,7 @@ pub struct Decision {
     /// Preempted / rescheduled / (for a pick) always true.
     pub outcome: bool,
     pub why: Why,
+    pub site: &'static Site,
 }
 
 fn ms(x: i64) -> String {
@@ -81,7 +104,7 @@ impl Decision {
         let who = |t: u32| if t == NIL { "idle".to_string() } else { name(t) };
         let (t, o) = (who(self.task), who(self.other));
         match self.why {
-            Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, gran, gran_unclamped, latency_max, verdict, verdict_unclamped, via_groups } => {
+            Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, gran, gran_unclamped, latency_max, verdict, verdict_unclamped, via_groups, .. } => {
                 let groups = if via_groups { " (compared through their group entities)" } else { "" };
                 let cmp = if verdict == 1 { ">" } else { "≤" };
                 let mut s = format!(

@@ -8,6 +8,8 @@
 //! checkpoint taken at `upto`, drops what was recorded from `upto` on, and the replay records
 //! it again (the run is deterministic), so the log always ends at the current time.
 
+use fairground_sim::measure::counterfactual::{standard_changes, wakeup_verdict};
+use fairground_sim::measure::diverge::flipped_by_clamp;
 use fairground_sim::engine::Sim;
 use fairground_sim::entity::NIL;
 use fairground_sim::explain::{why_stint, Decision, Why};
@@ -198,7 +200,8 @@ impl Insight {
             }
             let ok = kind(d) & kinds != 0
                 && f.cpu.is_none_or(|c| c == d.cpu)
-                && f.task.is_none_or(|t| t == d.task || t == d.other);
+                && f.task.is_none_or(|t| t == d.task || t == d.other)
+                && (!f.clamp_only || clamp_decided(sim, d));
             if ok {
                 entries.push(entry(sim, d, a));
                 if entries.len() >= MAX_ENTRIES {
@@ -300,12 +303,28 @@ fn name_with(sim: &Sim, t: u32, (nice, lat): (i8, i8)) -> String {
     s
 }
 
+/// A v12 clamp site flipped this check (the same test as the whole run's counts).
+fn clamp_decided(sim: &Sim, d: &Decision) -> bool {
+    sim.fair.v12 && flipped_by_clamp(d, sim.fair.cfg.feat.latency_max_clamp_wakeup)
+}
+
+/// Under a CFS / v12 wakeup check, the changes that would have turned it the other way.
+fn whatif(sim: &Sim, d: &Decision) -> Vec<String> {
+    if !matches!(d.why, Why::CfsWakeup { .. }) {
+        return Vec::new();
+    }
+    let preempted = d.outcome;
+    standard_changes(&sim.fair)
+        .into_iter()
+        .filter_map(|c| {
+            let v = wakeup_verdict(&sim.fair, d, c)?;
+            ((v == 1) != preempted).then(|| format!("{} → {}", c.label(), if v == 1 { "preempts" } else { "does not preempt" }))
+        })
+        .collect()
+}
+
 pub(crate) fn entry(sim: &Sim, d: &Decision, attrs: &[(i8, i8); 2]) -> Entry {
-    let clamp_decided = match d.why {
-        Why::CfsWakeup { verdict, verdict_unclamped, .. } => (verdict == 1) != (verdict_unclamped == 1),
-        Why::CfsTick { by_latency_max, .. } => d.outcome && by_latency_max,
-        _ => false,
-    };
+    let clamp_decided = clamp_decided(sim, d);
     Entry {
         at_ns: d.at_ns,
         cpu: d.cpu,
@@ -313,6 +332,9 @@ pub(crate) fn entry(sim: &Sim, d: &Decision, attrs: &[(i8, i8); 2]) -> Entry {
         kind: kind(d),
         outcome: d.outcome,
         clamp_decided,
+        whatif: whatif(sim, d),
+        source: format!("{}:{}", d.site.file, d.site.line),
+        models: format!("{} models {}", d.site.function, d.site.models),
         text: d.describe(&|t| {
             if t == d.task {
                 name_with(sim, t, attrs[0])

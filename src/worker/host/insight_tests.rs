@@ -16,7 +16,7 @@ fn shipped(stem: &str) -> String {
 }
 
 fn log_ask() -> Ask {
-    Ask { log: Some(LogFilter { cpu: None, task: None, kinds: KIND_ALL }), ..Default::default() }
+    Ask { log: Some(LogFilter { cpu: None, task: None, kinds: KIND_ALL, clamp_only: false }), ..Default::default() }
 }
 
 fn insight(h: &mut Host) -> Insight {
@@ -97,13 +97,13 @@ fn opening_the_log_late_replays_from_the_start() {
 #[test]
 fn filters_by_cpu_task_and_kind() {
     let (mut h, _) = Host::load(&shipped("mixed-behaviours")).unwrap();
-    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(0), task: Some(1), kinds: KIND_PICK }), ..Default::default() }, &unlimited());
+    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(0), task: Some(1), kinds: KIND_PICK, clamp_only: false }), ..Default::default() }, &unlimited());
     h.seek(200_000_000, &unlimited());
     let page = insight(&mut h).log.unwrap();
     assert!(!page.entries.is_empty());
     assert!(page.entries.iter().all(|e| e.cpu == 0 && e.task == 1 && e.kind == KIND_PICK), "{:?}", page.entries.first());
     // Out-of-range filters match nothing, and do not panic.
-    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(99), task: Some(u32::MAX), kinds: 0 }), ..Default::default() }, &unlimited());
+    h.set_insight(Ask { log: Some(LogFilter { cpu: Some(99), task: Some(u32::MAX), kinds: 0, clamp_only: false }), ..Default::default() }, &unlimited());
     assert!(insight(&mut h).log.unwrap().entries.is_empty());
 }
 
@@ -236,4 +236,28 @@ fn every_small_step_replays_into_frames_that_end_at_the_tree_after_it() {
     // Steps of more than MAX_OPS operations (a burst of wakeups) are listed, not animated.
     assert!(animated > 100 && animated + 5 > with_ops, "animated {animated} of {with_ops}");
     assert!(rotations > 0, "no rotation in 600 events");
+}
+
+/// "The clamp changed the outcome": with the filter on, every entry is one the clamp decided,
+/// and under each such wakeup check the what-if names the clamp: without it the nice-5 wakee
+/// (wakeup_gran 3.057 ms against a ~3 ms lead) would not have preempted.
+#[test]
+fn the_clamp_filter_keeps_only_the_checks_a_clamp_decided_and_says_what_if() {
+    let (mut h, _) = Host::load(&shipped("clamp-lesson")).unwrap();
+    let mut ask = log_ask();
+    if let Some(f) = ask.log.as_mut() {
+        f.clamp_only = true;
+    }
+    h.set_insight(ask, &unlimited());
+    h.seek(500_000_000, &unlimited());
+    let page = insight(&mut h).log.unwrap();
+    assert!(!page.entries.is_empty());
+    let flagged = h.insight.decisions.iter().zip(&h.insight.attrs).filter(|(d, a)| super::entry(&h.sim, d, a).clamp_decided).count();
+    assert_eq!(page.entries.len(), flagged.min(MAX_ENTRIES));
+    for e in &page.entries {
+        assert!(e.clamp_decided, "{}", e.text);
+        if e.kind == KIND_WAKEUP {
+            assert!(e.whatif.iter().any(|w| w == "latency_max_clamp_wakeup off → does not preempt"), "{:?}", e.whatif);
+        }
+    }
 }

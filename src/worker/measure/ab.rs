@@ -10,6 +10,7 @@ use fairground_sim::scenario::{self, Limits};
 
 use super::{file_stem, pct_table};
 use crate::wire::ab::{AbHist, AblationRow, AblationTable, AbLine, AbTable, AbTask, AbTraces, AbWhy};
+use crate::wire::measure::{ClampFlips, MAX_FLIP_TIMES};
 use crate::wire::proto::WireSlice;
 
 /// Most scheduler events (the core's estimate, pessimistic for hackbench, whose loops it counts
@@ -234,6 +235,19 @@ fn why_of(a: &Sim, b: &Sim) -> AbWhy {
         v12: a.fair.v12 || b.fair.v12,
         divergences: divergences(log_of(a), log_of(b), 5, &names).into_iter().map(|d| (d.at_ns, d.a_text, d.b_text)).collect(),
     }
+}
+
+/// The decisions a v12 clamp flipped over the whole run of `text`, and each site's counts.
+pub fn clamp_flips(text: &str) -> Result<ClampFlips, String> {
+    use fairground_sim::measure::diverge::{clamp_impact, flipped_by_clamp, log_of, run_logged};
+    let sim = run_logged(text, &[], &Limits::BROWSER).map_err(|e| e.to_string())?;
+    let on = sim.fair.v12 && sim.fair.cfg.feat.latency_max_clamp_wakeup;
+    let log = log_of(&sim);
+    let c = clamp_impact(log, 0, 0, on).total;
+    let mut times: Vec<u64> = log.iter().filter(|d| flipped_by_clamp(d, on)).map(|d| d.at_ns).collect();
+    let truncated = times.len() > MAX_FLIP_TIMES;
+    times.truncate(MAX_FLIP_TIMES);
+    Ok(ClampFlips { sites: [(c.wakeup.bound, c.wakeup.flipped), (c.offset.bound, c.offset.flipped), (c.tick.bound, c.tick.flipped)], times, truncated })
 }
 
 /// "Which change did it?" in the browser: the A/B taken apart change by change, the runs one

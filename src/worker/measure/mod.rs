@@ -36,6 +36,7 @@ pub fn answer(req: Request) -> Answer {
         Request::ImportFtrace { text, policy } => import_trace(&text, &policy).map(Answer::Imported),
         Request::CheckScenario { text } => check_scenario(&text).map(Answer::Checked),
         Request::Ablate { text, b, preset, figure } => ab::ablate_ab(&text, &b, preset.as_deref(), &figure).map(Answer::Ablated),
+        Request::ClampFlips { text } => ab::clamp_flips(&text).map(Answer::ClampFlips),
         Request::SweepPoint { text, path, value, by } => {
             sweep_point(&text, &path, &value, by.as_ref().map(|(p, v)| (p.as_str(), v.as_str()))).map(Answer::Swept)
         }
@@ -81,7 +82,7 @@ fn bytes_per_event(kind: ExportKind) -> u64 {
     match kind {
         ExportKind::Ftrace => 160,
         ExportKind::Samples => 8,
-        ExportKind::Report => 0,
+        ExportKind::Report | ExportKind::Latency => 0,
     }
 }
 
@@ -110,6 +111,10 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
     let (file_name, mime, body) = match kind {
         ExportKind::Ftrace => (format!("{stem}.ftrace.txt"), "text/plain", to_ftrace(&sim)),
         ExportKind::Samples => (format!("{stem}-samples.csv"), "text/csv", samples_csv(&sim)),
+        ExportKind::Latency => {
+            let rows = fairground_sim::measure::latency::delay_table(&sim);
+            (format!("{stem}-latency.txt"), "text/plain", fairground_sim::measure::latency::delay_text(&rows, &sim.name))
+        }
         ExportKind::Report => {
             let json = serde_json::to_string_pretty(&sim.report()).map_err(|e| format!("the report could not be written as JSON: {e}"))?;
             (format!("{stem}-report.json"), "application/json", json + "\n")

@@ -451,3 +451,40 @@ fn ablation_in_the_worker() {
     assert!(super::ab::ablate_ab(text, "", Some("clamps"), "task:waker/0:p42").unwrap_err().contains("p42"));
     assert!(super::ab::ablate_ab(text, "", Some("nope"), "task:waker/0:p99").unwrap_err().contains("no preset"));
 }
+
+/// The decision log's whole-run clamp counts: the first check a clamp flipped is where the
+/// runs with and without the clamps first part (the core's first divergence), and each site's
+/// flips are no more than its bindings.
+#[test]
+fn clamp_flips_start_where_the_clamped_and_unclamped_runs_part() {
+    use fairground_sim::measure::diverge::{divergences, log_of, namer, run_logged};
+    let f = ok(ab::clamp_flips(CLAMP));
+    assert!(!f.times.is_empty() && f.times.windows(2).all(|w| w[0] <= w[1]));
+    for (bound, flipped) in f.sites {
+        assert!(flipped <= bound);
+    }
+    assert!(f.sites[0].1 + f.sites[1].1 + f.sites[2].1 >= f.times.len() as u64);
+    let off = [
+        ok(fairground_sim::measure::parse_assignment("scheduler.features.latency_max_clamp_wakeup=false").map_err(|e| e.to_string())),
+        ok(fairground_sim::measure::parse_assignment("scheduler.features.latency_max_clamp_tick=false").map_err(|e| e.to_string())),
+        ok(fairground_sim::measure::parse_assignment("scheduler.features.latency_max_clamp_offset=\"off\"").map_err(|e| e.to_string())),
+    ];
+    let (a, b) = (ok(run_logged(CLAMP, &[], &Limits::NATIVE).map_err(|e| e.to_string())), ok(run_logged(CLAMP, &off, &Limits::NATIVE).map_err(|e| e.to_string())));
+    let first = divergences(log_of(&a), log_of(&b), 1, &namer(&a));
+    assert_eq!(first.first().map(|d| d.at_ns), f.times.first().copied());
+}
+
+/// The delay table export is perf sched latency's table: a row per task with the switches the
+/// report counts, in fixed columns.
+#[test]
+fn the_delay_table_export_has_a_row_per_task_with_the_reports_switches() {
+    let e = ok(export(HOGS, ExportKind::Latency));
+    assert_eq!((e.file_name.as_str(), e.mime.as_str()), ("two-hogs-cfs-latency.txt", "text/plain"));
+    let report: serde_json::Value = serde_json::from_str(&ok(export(HOGS, ExportKind::Report)).body).expect("json");
+    for t in report["tasks"].as_array().expect("tasks") {
+        let name = t["name"].as_str().expect("name");
+        let row = e.body.lines().find(|l| l.trim_start().starts_with(name)).unwrap_or_else(|| panic!("no row for {name}:\n{}", e.body));
+        let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cols[2], t["switches"].to_string(), "{row}");
+    }
+}

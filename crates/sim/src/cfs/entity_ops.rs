@@ -178,6 +178,11 @@ impl Fair {
         }
     }
 
+    fn tick_site() -> &'static crate::explain::Site {
+        static SITE: crate::explain::Site = crate::decision_site!("Fair::check_preempt_tick", "check_preempt_tick(), fair.c v6.2 (and v12 1/8)");
+        &SITE
+    }
+
     /// `check_preempt_tick()` (v6.2, optionally with 79ba1e607d68's cap; v12 5/8 adds the
     /// latency offset and the `get_latency_max()` trigger). Returns true if it rescheduled.
     pub fn check_preempt_tick(&mut self, rq: u32, curr: u32) -> bool {
@@ -313,7 +318,7 @@ impl Fair {
     }
 
     /// The decision log's entry for a CFS tick check (recomputed, read-only in effect).
-    fn log_tick(&mut self, rq: u32, curr: u32, fired: bool) {
+    fn log_tick(&mut self, rq: u32, curr: u32, fired: bool, site: &'static crate::explain::Site) {
         let mut ideal_runtime = self.sched_slice(rq, curr);
         if self.cfg.feat.ideal_runtime_cap {
             ideal_runtime = ideal_runtime.min(self.cfg.latency_ns);
@@ -336,6 +341,7 @@ impl Fair {
             other: NIL,
             outcome: fired,
             why: crate::explain::Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max: fired && !by_slice },
+            site,
         };
         self.record(d);
     }
@@ -352,7 +358,7 @@ impl Fair {
         if self.cfs_rqs[rq as usize].nr_running > 1 {
             let fired = self.check_preempt_tick(rq, curr);
             if self.log.is_some() && self.ents[curr as usize].is_task() {
-                self.log_tick(rq, curr, fired);
+                self.log_tick(rq, curr, fired, Self::tick_site());
             }
             return fired;
         }

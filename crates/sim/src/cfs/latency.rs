@@ -68,19 +68,9 @@ impl Fair {
     /// `wakeup_latency_gran()` (v12 5/8), with the clamp switchable: `always` is v12,
     /// `relative` is the thread's 2nd change, `off` removes it.
     pub fn wakeup_latency_gran(&self, curr: u32, se: u32) -> i64 {
-        let curr_off = self.ents[curr as usize].latency_offset;
-        let mut off = self.ents[se as usize].latency_offset;
+        let (curr_off, off) = (self.ents[curr as usize].latency_offset, self.ents[se as usize].latency_offset);
         // min_t(long, ..): the unsigned latency_max is read as a signed long.
-        let max = self.get_latency_max() as i64;
-        let relative = off < 0 || curr_off < 0;
-        if relative {
-            off -= curr_off;
-        }
-        match self.cfg.feat.latency_max_clamp_offset {
-            ClampOffset::Always => off.min(max),
-            ClampOffset::Relative if relative => off.min(max),
-            ClampOffset::Relative | ClampOffset::Off => off,
-        }
+        latency_gran(curr_off, off, self.get_latency_max() as i64, self.cfg.feat.latency_max_clamp_offset)
     }
 
     /// `__enqueue_latency()` (v12 8/8): only latency-sensitive entities, always at wakeup,
@@ -136,4 +126,34 @@ impl Fair {
         }
         out
     }
+}
+
+/// `wakeup_latency_gran()`'s arithmetic (v12 5/8) on the two entities' latency offsets: the
+/// wakee's offset, relative to curr's when either is negative, clamped to `latency_max` as
+/// `mode` says. The decision log's counterfactuals call it with other offsets.
+pub fn latency_gran(curr_off: i64, mut off: i64, latency_max: i64, mode: ClampOffset) -> i64 {
+    let relative = off < 0 || curr_off < 0;
+    if relative {
+        off -= curr_off;
+    }
+    match mode {
+        ClampOffset::Always => off.min(latency_max),
+        ClampOffset::Relative if relative => off.min(latency_max),
+        ClampOffset::Relative | ClampOffset::Off => off,
+    }
+}
+
+/// `wakeup_preempt_entity()`'s comparison as v12 writes it (variant "v12"): -1 when the wakee
+/// is not `offset` ahead, else 1 when `vdiff` beats `offset + wakeup_gran` (clamped to
+/// `latency_max` when the wakeup clamp is on), else 0.
+pub fn v12_wakeup_verdict(vdiff: i64, offset: i64, wakeup_gran: i64, clamp: bool, latency_max: i64) -> i32 {
+    if vdiff < offset {
+        return -1;
+    }
+    // s64 + unsigned long: wrapping, then read back as s64.
+    let mut gran = offset.wrapping_add(wakeup_gran);
+    if clamp {
+        gran = gran.min(latency_max);
+    }
+    i32::from(vdiff > gran)
 }

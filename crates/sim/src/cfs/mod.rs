@@ -51,6 +51,9 @@ pub struct CfsRq {
     /// Queued SCHED_IDLE entities (`account_entity_enqueue()`, v6.2): CFS's `sched_slice()`
     /// reads it through `sched_idle_cfs_rq()`.
     pub idle_nr_running: u32,
+    /// SCHED_IDLE tasks queued at or below this runqueue (`idle_h_nr_running`, v6.2–v6.12;
+    /// delayed ones included, as in h_nr_running): `sched_idle_cpu()` compares it at the root.
+    pub idle_h_nr_running: u32,
     pub min_vruntime: u64,
     pub tasks_timeline: RbRootCached,
     /// v12 8/8: entities with a negative latency offset, keyed by vruntime + latency_offset.
@@ -88,6 +91,7 @@ impl CfsRq {
             nr_running: 0,
             h_nr_running: 0,
             idle_nr_running: 0,
+            idle_h_nr_running: 0,
             min_vruntime: (-(1i64 << 20)) as u64,
             tasks_timeline: RbRootCached::new(),
             latency_timeline: RbRootCached::new(),

@@ -14,6 +14,7 @@ impl Fair {
         if self.eevdf.is_some() {
             return eevdf::task_ops::enqueue_task_fair(self, se, flags);
         }
+        let idle = u32::from(self.ents[se as usize].is_idle());
         let mut s = se;
         while s != NIL {
             if self.ents[s as usize].on_rq {
@@ -22,6 +23,7 @@ impl Fair {
             let q = self.ents[s as usize].cfs_rq;
             self.enqueue_entity(q, s, flags);
             self.cfs_rqs[q as usize].h_nr_running += 1;
+            self.cfs_rqs[q as usize].idle_h_nr_running += idle;
             flags = ENQUEUE_WAKEUP;
             s = self.ents[s as usize].parent;
         }
@@ -34,6 +36,7 @@ impl Fair {
                 }
             }
             self.cfs_rqs[q as usize].h_nr_running += 1;
+            self.cfs_rqs[q as usize].idle_h_nr_running += idle;
             s = self.ents[s as usize].parent;
         }
     }
@@ -50,11 +53,13 @@ impl Fair {
             return eevdf::task_ops::dequeue_entities(self, se, flags);
         }
         let task_sleep = flags & DEQUEUE_SLEEP != 0;
+        let idle = u32::from(self.ents[se as usize].is_idle());
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
             self.dequeue_entity(q, s, flags);
             self.cfs_rqs[q as usize].h_nr_running -= 1;
+            self.cfs_rqs[q as usize].idle_h_nr_running -= idle;
             if self.cfs_rqs[q as usize].load.weight != 0 {
                 // The parent still has other entities: it stays queued. Bias the next pick
                 // toward it, so the group keeps the CPU (dequeue's set_next_buddy).
@@ -76,6 +81,7 @@ impl Fair {
                 }
             }
             self.cfs_rqs[q as usize].h_nr_running -= 1;
+            self.cfs_rqs[q as usize].idle_h_nr_running -= idle;
             s = self.ents[s as usize].parent;
         }
         true
@@ -88,6 +94,12 @@ impl Fair {
     /// On the group path the pick is made with `prev` still current and only then put back,
     /// and a re-picked prev is not "set" again, so its slice accounting carries on: that is
     /// the kernel's behaviour and it decides when a tick preempts.
+    pub(crate) fn pick_site() -> &'static crate::explain::Site {
+        static SITE: crate::explain::Site =
+            crate::decision_site!("Fair::pick_next_task_fair", "pick_next_task_fair() → pick_next_entity(), fair.c v6.2 (and v12 8/8)");
+        &SITE
+    }
+
     pub fn pick_next_task_fair(&mut self, cpu: u32, prev: u32) -> u32 {
         if self.eevdf.is_some() {
             return eevdf::task_ops::pick_next_task_fair(self, cpu, prev);

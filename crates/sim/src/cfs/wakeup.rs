@@ -33,19 +33,17 @@ impl Fair {
         if vdiff < offset {
             return -1;
         }
-        // s64 + unsigned long: wrapping, then read back as s64.
-        let mut gran = offset.wrapping_add(self.wakeup_gran(se) as i64);
+        let wakeup_gran = self.wakeup_gran(se) as i64;
         let latency_max = self.get_latency_max();
         match self.cfg.feat.wakeup_preempt_variant {
+            // v12 1/8: a long sleeper capped at the sleeper credit must still get a chance to
+            // preempt, even when wakeup_gran() is as large as the latency.
             WakeupPreemptVariant::V12 => {
-                // v12 1/8: a long sleeper capped at the sleeper credit must still get a
-                // chance to preempt, even when wakeup_gran() is as large as the latency.
-                if self.cfg.feat.latency_max_clamp_wakeup {
-                    gran = gran.min(latency_max as i64);
-                }
-                i32::from(vdiff > gran)
+                super::latency::v12_wakeup_verdict(vdiff, offset, wakeup_gran, self.cfg.feat.latency_max_clamp_wakeup, latency_max as i64)
             }
             variant => {
+                // s64 + unsigned long: wrapping, then read back as s64.
+                let gran = offset.wrapping_add(wakeup_gran);
                 if vdiff > gran {
                     return 1;
                 }
@@ -64,7 +62,8 @@ impl Fair {
 
     /// The decision log's entry for a CFS wakeup check: the numbers `wakeup_preempt_entity`
     /// used, and its verdict had neither v12 clamp applied.
-    fn log_wakeup(&mut self, cpu: u32, curr: u32, p: u32, se: u32, pse: u32, verdict: i32) {
+    #[allow(clippy::too_many_arguments)]
+    fn log_wakeup(&mut self, cpu: u32, curr: u32, p: u32, se: u32, pse: u32, verdict: i32, site: &'static crate::explain::Site) {
         let vdiff = self.ents[se as usize].vruntime.wrapping_sub(self.ents[pse as usize].vruntime) as i64;
         let wakeup_gran = self.wakeup_gran(pse) as i64;
         let latency_max = self.get_latency_max() as i64;
@@ -107,7 +106,10 @@ impl Fair {
                 verdict,
                 verdict_unclamped,
                 via_groups: se != curr,
+                curr_offset: self.ents[se as usize].latency_offset,
+                wakee_offset: self.ents[pse as usize].latency_offset,
             },
+            site,
         };
         self.record(d);
     }
@@ -158,6 +160,8 @@ impl Fair {
     /// one's, both on `cpu`. Returns the verdict of `wakeup_preempt_entity` (or None when it
     /// was not asked).
     pub fn check_preempt_wakeup(&mut self, cpu: u32, curr: u32, p: u32, cause: ReschedCause) -> Option<i32> {
+        static SITE: crate::explain::Site =
+            crate::decision_site!("Fair::check_preempt_wakeup", "check_preempt_wakeup() → wakeup_preempt_entity(), fair.c v6.2 (and v12 1/8, 5/8)");
         if self.eevdf.is_some() {
             crate::eevdf::task_ops::check_preempt_wakeup(self, cpu, curr, p, cause);
             return None;
@@ -193,7 +197,7 @@ impl Fair {
         self.update_curr(q);
         let verdict = self.wakeup_preempt_entity(q, se, pse);
         if self.log.is_some() {
-            self.log_wakeup(cpu, curr, p, se, pse, verdict);
+            self.log_wakeup(cpu, curr, p, se, pse, verdict, &SITE);
         }
         if verdict == 1 {
             // Bias the pick toward the entity that triggered the preemption.

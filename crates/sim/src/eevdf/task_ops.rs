@@ -54,6 +54,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
         requeue_delayed_entity(f, se);
         return;
     }
+    let idle = u32::from(f.ents[se as usize].is_idle());
     let mut s = se;
     let mut slice = 0;
     while s != NIL {
@@ -72,6 +73,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
         enqueue_entity(f, q, s, flags);
         slice = cfs_rq_min_slice(f, q);
         f.cfs_rqs[q as usize].h_nr_running += 1;
+        f.cfs_rqs[q as usize].idle_h_nr_running += idle;
         flags = ENQUEUE_WAKEUP;
         s = f.ents[s as usize].parent;
     }
@@ -79,6 +81,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
     while s != NIL {
         let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running += 1;
+        f.cfs_rqs[q as usize].idle_h_nr_running += idle;
         s = f.ents[s as usize].parent;
     }
 }
@@ -120,6 +123,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     let task_sleep = flags & DEQUEUE_SLEEP != 0;
     let task = f.ents[se as usize].is_task();
     let h = u32::from(task);
+    let idle = h & u32::from(f.ents[se as usize].is_idle());
     let mut slice = if task { 0 } else { cfs_rq_min_slice(f, f.ents[se as usize].my_q) };
     let mut s = se;
     while s != NIL {
@@ -131,6 +135,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
             break;
         }
         f.cfs_rqs[q as usize].h_nr_running -= h;
+        f.cfs_rqs[q as usize].idle_h_nr_running -= idle;
         // Don't dequeue the parent if it has other entities besides us.
         if f.cfs_rqs[q as usize].load.weight != 0 {
             slice = cfs_rq_min_slice(f, q);
@@ -148,6 +153,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     while s != NIL {
         let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running -= h;
+        f.cfs_rqs[q as usize].idle_h_nr_running -= idle;
         s = f.ents[s as usize].parent;
     }
     true
@@ -228,6 +234,8 @@ pub fn pick_next_task_fair(f: &mut Fair, cpu: u32, prev: u32) -> u32 {
 
 /// `task_tick_fair()`: returns whether the CPU was asked to reschedule.
 pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
+    static SITE: crate::explain::Site =
+        crate::decision_site!("eevdf::task_ops::task_tick_fair", "entity_tick() → update_curr() → update_deadline(), fair.c v6.6 / v6.12");
     f.ctx = ReschedCause::Tick;
     let mut s = se;
     while s != NIL {
@@ -245,7 +253,7 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
             vruntime_rel: e.vruntime.wrapping_sub(v) as i64,
             deadline_rel: e.deadline.wrapping_sub(v) as i64,
         };
-        let d = crate::explain::Decision { at_ns: f.now, cpu, task: se, other: NIL, outcome: f.need_resched(cpu), why };
+        let d = crate::explain::Decision { at_ns: f.now, cpu, task: se, other: NIL, outcome: f.need_resched(cpu), why, site: &SITE };
         f.record(d);
     }
     f.need_resched(cpu)
@@ -278,6 +286,10 @@ pub fn wake_up_new_task_flags(f: &Fair) -> u32 {
 /// the pick would now be the woken entity. v6.12 first lets a shorter-slice wakee cancel
 /// curr's run-to-parity protection (PREEMPT_SHORT).
 pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: ReschedCause) {
+    static SITE: crate::explain::Site = crate::decision_site!(
+        "eevdf::task_ops::check_preempt_wakeup",
+        "check_preempt_wakeup() (v6.6) / check_preempt_wakeup_fair() (v6.12) → pick_eevdf(), fair.c"
+    );
     if curr == p {
         return;
     }
@@ -350,7 +362,7 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
             preempt_short: short,
             picked: f.task_of(picked),
         };
-        let d = crate::explain::Decision { at_ns: f.now, cpu, task: p, other: curr, outcome: picked == pse, why };
+        let d = crate::explain::Decision { at_ns: f.now, cpu, task: p, other: curr, outcome: picked == pse, why, site: &SITE };
         f.record(d);
     }
 }

@@ -261,6 +261,12 @@ fn pick_eevdf_v612(f: &Fair, rq: u32, wakee: u32) -> u32 {
     best
 }
 
+/// Where the decision log says EEVDF picks are made.
+pub(crate) fn pick_site() -> &'static crate::explain::Site {
+    static SITE: crate::explain::Site = crate::decision_site!("eevdf::tree::pick_eevdf", "pick_eevdf(), fair.c v6.6 / v6.12");
+    &SITE
+}
+
 /// `pick_eevdf()`. v6.6 falls back to the leftmost entity (with a pr_err) when the search
 /// finds nothing; v6.12 has no fallback in the kernel, but an empty result with entities
 /// queued would loop the pick forever here, so it takes the same fallback (never seen in

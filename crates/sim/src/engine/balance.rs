@@ -129,10 +129,11 @@ impl Sim {
         self.update_idle_bit(cpu);
     }
 
-    /// Refresh `cpu`'s bit in the idle map from its running task and runnable count.
+    /// Refresh `cpu`'s bit in the idle map, which `select_idle_cpu()` reads: idle, or
+    /// running only SCHED_IDLE tasks.
     pub(super) fn update_idle_bit(&mut self, cpu: u32) {
         let (w, b) = (cpu as usize / 64, 1u64 << (cpu % 64));
-        if self.cpu_idle(cpu) {
+        if self.idle_for_wakeup(cpu) {
             self.smp.idle[w] |= b;
         } else {
             self.smp.idle[w] &= !b;

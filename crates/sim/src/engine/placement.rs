@@ -33,6 +33,23 @@ impl Sim {
         c.curr == NIL && self.nr_running(cpu) == 0 && c.rt_curr == NIL && c.rt_queue.is_empty()
     }
 
+    /// `sched_idle_cpu()` (v5.6+, as in v6.2 to v6.12): every task the CPU has is SCHED_IDLE
+    /// (`rq->nr_running == rq->cfs.idle_h_nr_running`, a higher-class task counted in
+    /// nr_running), and it has one. Wakeup placement takes such a CPU as it takes an idle one:
+    /// the woken task will preempt what runs there at once.
+    pub(super) fn sched_idle_cpu(&self, cpu: u32) -> bool {
+        let c = &self.cpus[cpu as usize];
+        let root = &self.fair.cfs_rqs[self.fair.root_rq(cpu) as usize];
+        c.rt_curr == NIL && c.rt_queue.is_empty() && root.h_nr_running != 0 && root.h_nr_running == root.idle_h_nr_running
+    }
+
+    /// `available_idle_cpu() || sched_idle_cpu()`: what `select_idle_sibling()` and
+    /// `__select_idle_cpu()` accept.
+    #[inline]
+    pub(super) fn idle_for_wakeup(&self, cpu: u32) -> bool {
+        self.cpu_idle(cpu) || self.sched_idle_cpu(cpu)
+    }
+
     /// Runnable tasks of a CPU, the running one included (`rq->cfs.h_nr_running`).
     #[inline]
     pub(super) fn nr_running(&self, cpu: u32) -> u32 {
@@ -40,16 +57,16 @@ impl Sim {
     }
 
     /// Wakeup placement (`select_task_rq_fair()` → `select_idle_sibling()`, modelled with the
-    /// previous CPU as the target, no wake_affine): the previous CPU if it is idle; else an
-    /// idle CPU found by `select_idle_cpu()` in the previous CPU's LLC; else the previous CPU.
-    /// Affinity always holds.
+    /// previous CPU as the target, no wake_affine): the previous CPU if it is idle or runs only
+    /// SCHED_IDLE tasks; else such a CPU found by `select_idle_cpu()` in the previous CPU's
+    /// LLC; else the previous CPU. Affinity always holds.
     pub(super) fn select_task_rq(&self, ti: u32) -> u32 {
         let t = &self.tasks[ti as usize];
         let prev = t.cpu;
         if self.cpus.len() == 1 {
             return 0;
         }
-        if t.may_run_on(prev) && self.cpu_idle(prev) {
+        if t.may_run_on(prev) && self.idle_for_wakeup(prev) {
             return prev;
         }
         let idle = self.select_idle_cpu(ti, prev);
@@ -117,7 +134,7 @@ impl Sim {
             if nr == 0 {
                 return NIL;
             }
-            if self.cpu_idle(cpu) {
+            if self.idle_for_wakeup(cpu) {
                 return cpu;
             }
         }

@@ -62,7 +62,8 @@ impl Sim {
         };
         let key_rel = e.vruntime.wrapping_sub(f.cfs_rqs[q as usize].min_vruntime) as i64;
         let why = crate::explain::Why::Pick { prev, key_rel, lag, eligible, eevdf };
-        let d = crate::explain::Decision { at_ns: self.now, cpu, task: next, other: NIL, outcome: true, why };
+        let site = if eevdf { crate::eevdf::tree::pick_site() } else { crate::cfs::Fair::pick_site() };
+        let d = crate::explain::Decision { at_ns: self.now, cpu, task: next, other: NIL, outcome: true, why, site };
         self.fair.record(d);
     }
 

@@ -64,6 +64,9 @@ impl Sim {
         if running {
             self.fair.set_next_task_fair(ti);
         }
+        // A CPU whose tasks all became SCHED_IDLE (or stopped being) changes in the idle map.
+        let cpu = self.tasks[ti as usize].cpu;
+        self.update_idle_bit(cpu);
         Ok(())
     }
 }

@@ -43,16 +43,7 @@ pub struct ClampImpact {
 pub fn verdicts_without(why: &Why, wakeup_clamp_on: bool) -> Option<(i32, i32)> {
     let Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, latency_max, .. } = *why else { return None };
     // wakeup_preempt_entity() as v12 writes it, from the recorded inputs.
-    let verdict = |off: i64, clamp: bool| {
-        if vdiff < off {
-            return -1;
-        }
-        let mut gran = off.wrapping_add(wakeup_gran);
-        if clamp {
-            gran = gran.min(latency_max);
-        }
-        i32::from(vdiff > gran)
-    };
+    let verdict = |off: i64, clamp: bool| crate::cfs::latency::v12_wakeup_verdict(vdiff, off, wakeup_gran, clamp, latency_max);
     Some((verdict(offset, false), verdict(offset_unclamped, wakeup_clamp_on)))
 }
 

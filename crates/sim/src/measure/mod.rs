@@ -4,6 +4,7 @@
 
 pub mod ablate;
 pub mod compare;
+pub mod counterfactual;
 pub mod csv;
 pub mod diverge;
 pub mod hist;

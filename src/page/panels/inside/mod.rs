@@ -8,6 +8,7 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+mod clamps;
 mod keychart;
 mod trees;
 
@@ -20,6 +21,8 @@ use trees::TreesView;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub info: Rc<RunInfo>,
+    /// The scenario as it runs now (plain JSON, edits included), for the whole-run clamp counts.
+    pub text: Option<String>,
     /// The worker's last answer for the panels.
     pub data: Rc<Option<Box<Insight>>>,
     pub view_ns: u64,
@@ -38,6 +41,7 @@ pub enum Msg {
     Cpu(String),
     Task(String),
     Kind(u8, bool),
+    ClampOnly(bool),
     TreeCpu(String),
     ChartTask(String),
 }
@@ -85,7 +89,7 @@ impl Component for Inside {
             log: false,
             trees: false,
             chart: false,
-            filter: LogFilter { cpu: None, task: None, kinds: KIND_ALL },
+            filter: LogFilter { cpu: None, task: None, kinds: KIND_ALL, clamp_only: false },
             tree_cpu: 0,
             chart_task: None,
             sent: Ask::default(),
@@ -121,6 +125,7 @@ impl Component for Inside {
                     self.filter.kinds &= !bit;
                 }
             }
+            Msg::ClampOnly(on) => self.filter.clamp_only = on,
             Msg::TreeCpu(v) => self.tree_cpu = parse_opt(&v).filter(|&c| c < p.info.cpus).unwrap_or(0),
             Msg::ChartTask(v) => self.chart_task = parse_opt(&v).filter(|&t| (t as usize) < p.info.tasks.len()),
         }
@@ -175,6 +180,17 @@ impl Component for Inside {
     }
 }
 
+/// `path:line` as a link to the repository's source, when the page names a base URL
+/// (`<meta name="fairground-source-base" content="https://…/blob/main/">` in index.html).
+fn source_link(source: &str) -> Option<String> {
+    let base = web_sys::window()?.document()?.query_selector("meta[name=fairground-source-base]").ok()??.get_attribute("content")?;
+    if base.trim().is_empty() {
+        return None;
+    }
+    let (path, line) = source.rsplit_once(':')?;
+    Some(format!("{}{path}#L{line}", base.trim()))
+}
+
 fn task_name(info: &RunInfo, t: u32) -> String {
     if t == NONE {
         return "idle".into();
@@ -191,6 +207,7 @@ impl Inside {
         let p = ctx.props();
         let on_cpu = link.callback(|e: Event| Msg::Cpu(e.target_unchecked_into::<HtmlSelectElement>().value()));
         let on_task = link.callback(|e: Event| Msg::Task(e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let v12 = p.info.policy == "latency-nice-v12";
         html! {
             <div class="inside-panel" id="decision-log">
                 <div class="filters">
@@ -216,7 +233,17 @@ impl Inside {
                             </label>
                         }
                     }) }
+                    if v12 {
+                        <label class="check" title="Only the checks that would have gone the other way without a get_latency_max() clamp">
+                            <input type="checkbox" id="log-clamp-only" checked={self.filter.clamp_only}
+                                onchange={link.callback(|e: Event| Msg::ClampOnly(e.target_unchecked_into::<HtmlInputElement>().checked()))} />
+                            { "the clamp changed the outcome" }
+                        </label>
+                    }
                 </div>
+                if v12 {
+                    <clamps::ClampNav text={p.text.clone()} view_ns={p.view_ns} on_seek={p.on_seek.clone()} />
+                }
                 { match page {
                     None => html! { <p class="status">{ "recording…" }</p> },
                     Some(pg) => html! {
@@ -252,6 +279,18 @@ impl Inside {
                     <span class="cpu">{ format!("CPU {}", e.cpu) }</span>
                     <span class="text">{ &e.text }</span>
                 </button>
+                if !e.whatif.is_empty() {
+                    <p class="whatif">{ format!("What if: {}.", e.whatif.join("; ")) }</p>
+                }
+                if !e.source.is_empty() {
+                    <p class="source" title={e.models.clone()}>
+                        { match source_link(&e.source) {
+                            Some(href) => html! { <a href={href} target="_blank" rel="noopener">{ &e.source }</a> },
+                            None => html! { <code>{ &e.source }</code> },
+                        } }
+                        <span class="muted">{ format!(" — {}", e.models) }</span>
+                    </p>
+                }
             </li>
         }
     }

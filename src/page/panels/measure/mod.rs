@@ -223,7 +223,7 @@ impl MeasurePanel {
                 self.hist = Some(h);
                 self.hist_drawn = false;
             }
-            Answer::Swept(_) | Answer::Imported(_) | Answer::Checked(_) | Answer::Ablated(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
+            Answer::Swept(_) | Answer::Imported(_) | Answer::Checked(_) | Answer::Ablated(_) | Answer::ClampFlips(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
             Answer::Failed { message } => {
                 if job == Job::Perfetto {
                     self.perfetto = None;
@@ -488,6 +488,8 @@ impl Component for MeasurePanel {
                         title="The report of contract §2, as the CLI prints it">{ if running(Job::Save(ExportKind::Report)) { "Report JSON…" } else { "Report JSON" } }</button>
                     <button id="btn-export-samples" {disabled} onclick={link.callback(|_| Msg::Export(ExportKind::Samples))}
                         title="Every wakeup-latency and preempt-delay sample: task,kind,ns">{ if running(Job::Save(ExportKind::Samples)) { "Latency samples CSV…" } else { "Latency samples CSV" } }</button>
+                    <button id="btn-export-latency" {disabled} onclick={link.callback(|_| Msg::Export(ExportKind::Latency))}
+                        title="Each task's runtime, switches, average and maximum delay and when, as perf sched latency prints it: fixed-width text for a mail">{ if running(Job::Save(ExportKind::Latency)) { "Delay table…" } else { "Delay table" } }</button>
                     <button id="btn-export-ftrace" {disabled} onclick={link.callback(|_| Msg::Export(ExportKind::Ftrace))}
                         title="The run as Linux ftrace text (trace-cmd, KernelShark, Perfetto)">{ if running(Job::Save(ExportKind::Ftrace)) { "ftrace text…" } else { "ftrace text" } }</button>
                     <button id="btn-perfetto" {disabled} onclick={link.callback(|_| Msg::Perfetto)}
@@ -534,7 +536,7 @@ impl Component for MeasurePanel {
                         { " " }
                         <button id="btn-ab-csv" onclick={link.callback(|_| Msg::AbCsv)}>{ "Download the table (CSV)" }</button>
                         { " " }
-                        <button id="btn-ab-copy" onclick={link.callback(|_| Msg::AbCopy)} title="Plain text in fixed columns, to paste into a mail">{ "Copy as text" }</button>
+                        <button id="btn-ab-copy" onclick={link.callback(|_| Msg::AbCopy)} title="Fixed-width text in the threads' units, both runs' labels in the heading, to paste into a mail">{ "Copy as LKML text" }</button>
                     }
                 </p>
                 if let Some((t, ms)) = &self.ab {

@@ -38,6 +38,7 @@ pub enum Msg {
     ByValues(String),
     Csv,
     Png,
+    CopyText,
     Tick,
 }
 
@@ -58,6 +59,8 @@ struct Sweep {
     workers: usize,
     cancelled: bool,
     text: String,
+    /// The scenario's name, for the LKML text's heading.
+    name: String,
 }
 
 impl Sweep {
@@ -137,6 +140,11 @@ impl SweepPanel {
     }
 
     /// The entity plotted: the user's choice, else the swept task or workload, else the first.
+    /// The sweep of `entity` as fixed-width text ("Copy as LKML text").
+    fn lkml_text(&self, s: &Sweep, entity: &str) -> String {
+        crate::wire::sweep::sweep_text(&s.name, &s.path, s.by.as_ref().map(|b| b.0.as_str()), &s.points, &s.values, entity)
+    }
+
     fn entity_now(&self, s: &Sweep) -> Option<String> {
         let names: Vec<&String> = s.points.iter().flatten().next().map(|p| p.entities.iter().map(|e| &e.name).collect()).unwrap_or_default();
         if let Some(e) = self.entity.as_ref().filter(|e| names.contains(e)) {
@@ -200,7 +208,8 @@ impl SweepPanel {
         let workers = Pool::width().min(n);
         self.error = None;
         self.drawn = false;
-        self.sweep = Some(Sweep { path, values, by, points: vec![None; n], running: vec![None; workers], next: 0, done: 0, t0: now_ms(), ms: None, workers, cancelled: false, text });
+        let name = serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["name"].as_str().map(str::to_string)).unwrap_or_default();
+        self.sweep = Some(Sweep { path, values, by, points: vec![None; n], running: vec![None; workers], next: 0, done: 0, t0: now_ms(), ms: None, workers, cancelled: false, text, name });
         for slot in 0..workers {
             self.feed(slot);
         }
@@ -367,6 +376,14 @@ impl Component for SweepPanel {
                     match save_text(&name, "text/csv", &sweep_csv(&s.path, s.by.as_ref().map(|b| b.0.as_str()), &s.points)) {
                         Ok(u) => self._url = Some(u),
                         Err(m) => self.error = Some(m),
+                    }
+                }
+            }
+            Msg::CopyText => {
+                if let (Some(s), Some(w)) = (&self.sweep, web_sys::window()) {
+                    if let Some(e) = self.entity_now(s) {
+                        // Resolves later or is refused (no permission): the text is on the page too.
+                        let _ = w.navigator().clipboard().write_text(&self.lkml_text(s, &e));
                     }
                 }
             }

@@ -58,6 +58,7 @@ impl SweepPanel {
                         }
                         <button id="btn-sweep-csv" onclick={link.callback(|_| Msg::Csv)}>{ "Download CSV" }</button>
                         <button id="btn-sweep-png" onclick={link.callback(|_| Msg::Png)}>{ "Download PNG" }</button>
+                        <button id="btn-sweep-lkml" onclick={link.callback(|_| Msg::CopyText)} title="Fixed-width text in the threads' units, to paste into a mail">{ "Copy as LKML text" }</button>
                     </div>
                     <canvas id="sweep-canvas" ref={self.canvas.clone()} width="760" height="320" aria-label="The sweep's figures against the swept value" />
                     if let (Some(e), Some((bp, bvs))) = (&entity, &s.by) {
@@ -75,6 +76,9 @@ impl SweepPanel {
                             </tbody>
                         </table>
                         <p class="hint">{ "Latencies in µs, schbench's percentiles; – where the point has no wakeup of it." }</p>
+                    }
+                    if let Some(e) = &entity {
+                        <details id="sweep-lkml"><summary>{ "As LKML text" }</summary><pre>{ self.lkml_text(s, e) }</pre></details>
                     }
                 }
             </div>
