@@ -1,19 +1,24 @@
-//! "Open file…" (wasm32 only): a scenario file (JSON or JSONC) or a Linux ftrace text from the
-//! user's disk becomes the scenario on screen. Opening goes through the page's own navigation:
-//! the scenario is put in the fragment as a share link (`#s=`, contract §3), so Back, reload
-//! and "Copy share link" work as for any shared experiment, and the experiment that was on
-//! screen (and its stored edits) stays where it was. A measuring worker checks a scenario with
-//! the core (`worker::measure::check_scenario`) and turns a trace into one
-//! (`worker::measure::import_trace`, the CLI's `import-ftrace`), so the core stays out of the
-//! page; a file that is neither, or a scenario the core refuses, is named in an error and
-//! nothing changes.
+//! "Open file…" (wasm32 only): a scenario file (JSON or JSONC), an rt-app workload file or a
+//! Linux ftrace text from the user's disk becomes the scenario on screen. Opening goes through
+//! the page's own navigation: the scenario is put in the fragment as a share link (`#s=`,
+//! contract §3), so Back, reload and "Copy share link" work as for any shared experiment, and
+//! the experiment that was on screen (and its stored edits) stays where it was. Which file it
+//! is, is told from its shape (`file_kind`). A measuring worker checks a scenario with the core
+//! (`worker::measure::check_scenario`) and turns a trace into one (`worker::measure::
+//! import_trace`, the CLI's `import-ftrace`); the import worker, a bundle fetched only then,
+//! turns an rt-app file into one (`worker::import`, the CLI's `import-rtapp`). So the core stays
+//! out of the page, and the importers out of the first load. A file that is none of these, or
+//! that its importer or the core refuses, is named in an error and nothing changes.
 
 use gloo::file::callbacks::{read_as_text, FileReader};
+use gloo::worker::{Spawnable, WorkerBridge};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::page::worker_pool::{Answered, Pool};
-use crate::wire::measure::{Answer, Request};
+use crate::page::file_kind::{file_kind, FileKind};
+use crate::page::worker_pool::{Answered, Pool, RemoteImport, IMPORT_JS};
+use crate::wire::import::{ImportInput, ImportOutput};
+use crate::wire::measure::{Answer, ImportedTrace, Request};
 use crate::wire::proto::{Input, Output};
 
 /// Largest file read: a trace of this size is already minutes of a busy machine.
@@ -23,6 +28,15 @@ pub enum Msg {
     Chosen(Option<web_sys::File>),
     Read(String, Result<String, String>),
     Answer(Answered),
+    Imported(ImportOutput),
+}
+
+/// What an import that worked has to say: a line, the importer's warnings, and its times (the
+/// whole of it on the page's clock, the worker's part) for the tests and benchmarks.
+struct Note {
+    line: String,
+    warnings: Vec<String>,
+    ms: Option<(f64, f64)>,
 }
 
 pub struct OpenFile {
@@ -33,11 +47,15 @@ pub struct OpenFile {
     busy: Option<String>,
     error: Option<String>,
     /// What an import that worked wants said (the importer's warnings).
-    note: Option<String>,
+    note: Option<Note>,
     /// The file being checked or turned into a scenario, for the messages.
     file_name: String,
-    /// Whether that file is a scenario (else a trace).
-    is_scenario: bool,
+    /// What that file is.
+    kind: FileKind,
+    /// The import worker, spawned at the first rt-app file and kept for the next.
+    importer: Option<WorkerBridge<RemoteImport>>,
+    /// When the file's text was read (ms, the page's clock), to time its import.
+    read_at: f64,
 }
 
 /// Put `json` (plain JSON) in the fragment; the page's hashchange handler opens it.
@@ -46,14 +64,15 @@ fn navigate(json: &str) -> Result<(), String> {
     w.location().set_hash(&format!("s={}", crate::page::logic::encode_share(json))).map_err(|_| "the browser refused the new address".to_string())
 }
 
-/// Whether a file's text is a scenario (a JSON object, maybe after `//` comments) rather than
-/// a trace.
-fn looks_like_scenario(text: &str) -> bool {
-    let mut t = text.trim_start_matches('\u{feff}').trim_start();
-    while let Some(rest) = t.strip_prefix("//") {
-        t = rest.split_once('\n').map_or("", |x| x.1).trim_start();
-    }
-    t.starts_with('{')
+/// The note of an import that worked.
+fn imported_note(file: &str, what: &str, imp: &ImportedTrace, ms: Option<(f64, f64)>) -> Note {
+    let tasks = if imp.tasks == 1 { "1 task".to_string() } else { format!("{} tasks", imp.tasks) };
+    let line = match imp.warnings.len() {
+        0 => format!("{file} imported as {what} ({tasks})."),
+        1 => format!("{file} imported as {what} ({tasks}), with a warning:"),
+        n => format!("{file} imported as {what} ({tasks}), with {n} warnings:"),
+    };
+    Note { line, warnings: imp.warnings.clone(), ms }
 }
 
 impl Component for OpenFile {
@@ -61,7 +80,19 @@ impl Component for OpenFile {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        OpenFile { input: NodeRef::default(), reader: None, pool: Pool::default(), on: ctx.link().callback(Msg::Answer), busy: None, error: None, note: None, file_name: String::new(), is_scenario: false }
+        OpenFile {
+            input: NodeRef::default(),
+            reader: None,
+            pool: Pool::default(),
+            on: ctx.link().callback(Msg::Answer),
+            busy: None,
+            error: None,
+            note: None,
+            file_name: String::new(),
+            kind: FileKind::Scenario,
+            importer: None,
+            read_at: 0.0,
+        }
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
@@ -86,17 +117,59 @@ impl Component for OpenFile {
             }
             Msg::Read(name, Ok(text)) => {
                 self.reader = None;
-                self.is_scenario = looks_like_scenario(&text);
-                let req = if self.is_scenario {
-                    self.busy = Some(format!("Checking the scenario {name}…"));
-                    Request::CheckScenario { text }
-                } else {
-                    self.busy = Some(format!("Turning the trace {name} into a scenario…"));
-                    Request::ImportFtrace { text, policy: "eevdf-v6.12".into() }
+                self.kind = file_kind(&text);
+                self.read_at = js_sys::Date::now();
+                self.pool.cancel();
+                let req = match self.kind {
+                    FileKind::Scenario => {
+                        self.busy = Some(format!("Checking the scenario {name}…"));
+                        Request::CheckScenario { text }
+                    }
+                    FileKind::Trace => {
+                        self.busy = Some(format!("Turning the trace {name} into a scenario…"));
+                        Request::ImportFtrace { text, policy: "eevdf-v6.12".into() }
+                    }
+                    FileKind::RtApp => {
+                        self.busy = Some(format!("Importing the rt-app file {name}…"));
+                        self.file_name = name;
+                        let link = ctx.link().clone();
+                        let bridge = self.importer.get_or_insert_with(|| {
+                            RemoteImport::spawner().callback(move |o| link.send_message(Msg::Imported(o))).spawn(IMPORT_JS)
+                        });
+                        // The policy the CLI's import-rtapp takes when none is given.
+                        bridge.send(ImportInput::RtApp { text, policy: "eevdf-v6.12".into() });
+                        return true;
+                    }
                 };
                 self.file_name = name;
-                self.pool.cancel();
                 self.pool.send(0, Input::Measure(req), &self.on);
+            }
+            Msg::Imported(out) => {
+                // The button is disabled while a file is on its way, so an answer that comes
+                // when none is awaited is a late one of a worker already given up.
+                if self.kind != FileKind::RtApp || self.busy.is_none() {
+                    return false;
+                }
+                self.busy = None;
+                let name = self.file_name.clone();
+                match out {
+                    ImportOutput::Imported { imported, ms } => match navigate(&imported.scenario) {
+                        Err(e) => self.error = Some(format!("{name}: {e}")),
+                        Ok(()) => {
+                            let took = (js_sys::Date::now() - self.read_at, ms);
+                            self.note = Some(imported_note(&name, "an rt-app file", &imported, Some(took)));
+                        }
+                    },
+                    ImportOutput::Failed { message } => {
+                        self.error = Some(format!("{name} (an rt-app file) could not be imported: {message}"));
+                    }
+                    ImportOutput::Crashed { message } => {
+                        // A worker that panicked traps on every later message: the next file
+                        // gets a new one.
+                        self.importer = None;
+                        self.error = Some(format!("The import worker crashed reading {name} ({message})."));
+                    }
+                }
             }
             Msg::Answer((gen, _, out)) => {
                 if gen != self.pool.gen() {
@@ -110,20 +183,20 @@ impl Component for OpenFile {
                             self.error = Some(format!("{}: {e}", self.file_name));
                         }
                     }
-                    Output::Measured { answer: Answer::Failed { message }, .. } if self.is_scenario => {
+                    Output::Measured { answer: Answer::Failed { message }, .. } if self.kind == FileKind::Scenario => {
                         self.error = Some(format!("{}: {message}", self.file_name));
                     }
                     Output::Measured { answer: Answer::Imported(imp), .. } => {
                         if let Err(e) = navigate(&imp.scenario) {
                             self.error = Some(e);
                         } else if !imp.warnings.is_empty() {
-                            self.note = Some(format!("{} imported ({} tasks), with warnings: {}", self.file_name, imp.tasks, imp.warnings.join("; ")));
+                            self.note = Some(imported_note(&self.file_name, "a trace", &imp, None));
                         }
                     }
                     Output::Measured { answer: Answer::Failed { message }, .. } => {
                         self.error = Some(format!("{} is not a scenario, and not an ftrace text Fairground can read: {message}", self.file_name));
                     }
-                    Output::Crashed { message } if self.is_scenario => self.error = Some(format!("The worker crashed checking the scenario ({message}).")),
+                    Output::Crashed { message } if self.kind == FileKind::Scenario => self.error = Some(format!("The worker crashed checking the scenario ({message}).")),
                     Output::Crashed { message } => self.error = Some(format!("The worker crashed reading the trace ({message}).")),
                     _ => self.error = Some("The worker gave an unexpected answer.".into()),
                 }
@@ -150,7 +223,7 @@ impl Component for OpenFile {
         html! {
             <span class="open-file">
                 <button id="btn-open-file" class="ghost" onclick={open} disabled={self.busy.is_some()}
-                    title="Open a scenario file (JSON) or a Linux ftrace text (sched_switch/sched_wakeup), which becomes a scenario that replays it">{ "Open file…" }</button>
+                    title="Open a scenario file (JSON), an rt-app workload file, or a Linux ftrace text (sched_switch/sched_wakeup), which becomes a scenario that replays it">{ "Open file…" }</button>
                 <input id="open-file" ref={self.input.clone()} type="file" hidden=true accept=".json,.jsonc,.txt,.trace,.dat,text/plain,application/json" onchange={chosen} />
                 if let Some(b) = &self.busy {
                     <span class="status">{ b }</span>
@@ -159,7 +232,13 @@ impl Component for OpenFile {
                     <span id="open-error" class="error" role="alert">{ e }</span>
                 }
                 if let Some(n) = &self.note {
-                    <span id="open-note" class="hint" role="status">{ n }</span>
+                    <div id="open-note" class="hint" role="status"
+                        data-import-ms={n.ms.map(|m| format!("{:.0}", m.0))} data-worker-ms={n.ms.map(|m| format!("{:.1}", m.1))}>
+                        { &n.line }
+                        if !n.warnings.is_empty() {
+                            <ul class="import-warnings">{ for n.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+                        }
+                    </div>
                 }
             </span>
         }

@@ -1,11 +1,13 @@
 //! Measuring workers for the panels (wasm32 only): second instances of the simulation worker,
 //! spawned on first use, so a whole run of several seconds never holds up the timeline's
 //! worker. A worker cannot be interrupted mid-run: `cancel` stops listening (answers of an
-//! older generation are dropped) and the next request spawns fresh ones.
+//! older generation are dropped) and the next request spawns fresh ones. Also the page's name
+//! for the import worker, a bundle of its own.
 
 use gloo::worker::{HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use yew::Callback;
 
+use crate::wire::import::{ImportInput, ImportOutput};
 use crate::wire::proto::{Input, Output};
 
 /// Path of the simulation worker's script in the built site (trunk `data-type="worker"`);
@@ -32,6 +34,32 @@ impl Worker for RemoteSim {
     }
 
     fn received(&mut self, _scope: &WorkerScope<Self>, _msg: Input, _id: HandlerId) {
+        match *self {}
+    }
+}
+
+/// Path of the import worker's script (trunk `data-type="worker"`, bundle `fairground-import`):
+/// fetched only when "Open file…" is given a file in another program's format.
+pub(crate) const IMPORT_JS: &str = "./fairground-import.js";
+
+/// The page's name for the import worker, as `RemoteSim` is for the simulation worker: the
+/// messages of `wire::import`, no values; `worker::import::endpoint::ImportWorker` answers.
+pub enum RemoteImport {}
+
+impl Worker for RemoteImport {
+    type Message = ();
+    type Input = ImportInput;
+    type Output = ImportOutput;
+
+    fn create(_scope: &WorkerScope<Self>) -> Self {
+        unreachable!("the import worker runs in {IMPORT_JS}, never on the page")
+    }
+
+    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {
+        match *self {}
+    }
+
+    fn received(&mut self, _scope: &WorkerScope<Self>, _msg: ImportInput, _id: HandlerId) {
         match *self {}
     }
 }

@@ -94,8 +94,8 @@ pub struct LogHist {
     pub text: String,
 }
 
-/// A trace turned into a scenario: the scenario as plain JSON (what a share link holds), and
-/// what the page tells the user about it.
+/// A trace (or an rt-app file, `wire::import`) turned into a scenario: the scenario as plain
+/// JSON (what a share link holds), and what the page tells the user about it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ImportedTrace {
     pub scenario: String,

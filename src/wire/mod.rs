@@ -2,6 +2,7 @@
 //! carry. Pure data and codecs, built natively and for wasm32; imports neither side.
 
 pub mod ab;
+pub mod import;
 pub mod insight;
 pub mod measure;
 pub mod proto;

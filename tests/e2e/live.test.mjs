@@ -200,7 +200,7 @@ test('scheduler panel: the clamps come first, every policy can be chosen, a refu
   const policies = await page.locator('#policy-select option').evaluateAll((os) => os.map((o) => o.value));
   assertEqual(policies, ['cfs-v6.2', 'latency-nice-v12', 'eevdf-v6.6', 'eevdf-v6.12'], 'policies');
   const explained = await page.locator('#sched-panel [data-feature] .what').evaluateAll((es) => es.map((e) => e.innerText.trim()));
-  assert(explained.length === 20 && explained.every((t) => t.length > 20), 'every feature has its explanation');
+  assert(explained.length === 22 && explained.every((t) => t.length > 20), `every feature has its explanation: ${explained.length} of 22`);
 
   // Another policy: the run is rebuilt; the shown outcome is the core's (a run, or its refusal).
   await page.selectOption('#policy-select', 'eevdf-v6.6');

@@ -306,7 +306,7 @@ impl Host {
             at_ns,
             at_in_us: true,
             target: Target::Task(task.to_string()),
-            set: SetAttrs { nice: set.nice, latency_nice: set.latency_nice, slice_us: set.slice_us, shares: None },
+            set: SetAttrs { nice: set.nice, latency_nice: set.latency_nice, slice_us: set.slice_us, shares: None, policy: None },
         };
         // Validate the edited scenario as a whole, as a share link of it will be.
         let mut edited = self.scenario.clone();

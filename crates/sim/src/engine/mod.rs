@@ -387,6 +387,13 @@ impl Sim {
         let Some(c) = self.changes.get(idx as usize) else { return };
         let (tasks, set, cgroup) = (c.tasks.clone(), c.set.clone(), c.cgroup);
         for t in tasks {
+            if let Some(p) = set.policy {
+                // One sched_setattr() with a policy and other fields is modelled as the policy
+                // change, then the rest: the policy comes first so that a new nice is weighed
+                // under it (set_load_weight() of an idle task ignores nice). Validation refuses a
+                // policy set on a higher-class task, the only refusal sched_setscheduler() has.
+                let _ = self.setscheduler(t, p);
+            }
             self.setattr(t, &set);
         }
         if let Some(g) = cgroup {

@@ -17,6 +17,15 @@ impl Sim {
     /// next tick or wakeup on. A higher-class task, or a policy outside the fair class, is
     /// refused (moving between classes is not modelled).
     pub fn sched_setscheduler(&mut self, ti: u32, policy: FairPolicy) -> Result<(), String> {
+        self.setscheduler(ti, policy)?;
+        // What update_curr() asked for on the way is honoured at the return from the syscall.
+        self.reschedule_dirty(u64::MAX);
+        Ok(())
+    }
+
+    /// The change itself, its reschedule requests left pending: a timeline entry's are
+    /// honoured at the end of its instant, with every other event's of that instant.
+    pub(super) fn setscheduler(&mut self, ti: u32, policy: FairPolicy) -> Result<(), String> {
         let Some(t) = self.tasks.get(ti as usize) else { return Err(format!("no task {ti}")) };
         if t.rt || !policy.is_fair() {
             return Err(format!("{}: only normal, batch and idle are modelled as a change of policy", t.name));
@@ -58,8 +67,6 @@ impl Sim {
         // A CPU whose tasks all became SCHED_IDLE (or stopped being) changes in the idle map.
         let cpu = self.tasks[ti as usize].cpu;
         self.update_idle_bit(cpu);
-        // What update_curr() asked for on the way is honoured at the return from the syscall.
-        self.reschedule_dirty(u64::MAX);
         Ok(())
     }
 }

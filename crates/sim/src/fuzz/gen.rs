@@ -238,7 +238,7 @@ pub fn generate(seed: u64, case: u64) -> Value {
             }
         } else {
             e.insert("task".into(), json!(g.pick(&targets).clone()));
-            match g.below(4) {
+            match g.below(5) {
                 0 => {
                     set.insert("nice".into(), json!(g.nice()));
                 }
@@ -248,9 +248,13 @@ pub fn generate(seed: u64, case: u64) -> Value {
                 2 => {
                     set.insert("slice_us".into(), json!(*g.pick(&[0, 100, 750, 3000, 50_000])));
                 }
-                _ => {
+                3 => {
                     set.insert("nice".into(), json!(g.nice()));
                     set.insert("latency_nice".into(), json!(g.nice()));
+                }
+                _ => {
+                    // sched_setscheduler() between the fair class's policies mid-run.
+                    set.insert("policy".into(), json!(*g.pick(&["normal", "batch", "idle"])));
                 }
             }
         }

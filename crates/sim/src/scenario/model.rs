@@ -311,6 +311,8 @@ pub struct SetAttrs {
     /// `Some(0)` = back to the default slice.
     pub slice_us: Option<u64>,
     pub shares: Option<u32>,
+    /// A change of policy within the fair class (normal, batch or idle; validated).
+    pub policy: Option<FairPolicy>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -2,7 +2,7 @@
 
 use super::fields::*;
 use super::parse::{P, VARIANTS};
-use super::{Cgroup, Policy, ScenarioError, SetAttrs, Target, TimelineEntry, WakeupPreemptVariant};
+use super::{Cgroup, FairPolicy, Policy, ScenarioError, SetAttrs, Target, TimelineEntry, WakeupPreemptVariant};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use super::parse::{MAX_CGROUP_DEPTH, MAX_CGROUPS, MAX_TIMELINE};
@@ -25,6 +25,9 @@ pub(crate) struct Cx {
     pub tasks: HashMap<String, Option<u64>>,
     /// Workload names and, if the parameters are valid, their roles with task counts.
     pub workloads: HashMap<String, Option<Roles>>,
+    /// Tasks of a class above the fair class (`"policy": "fifo" | "rr" | "deadline"`), whose
+    /// policy a timeline set cannot change.
+    pub higher_class: HashSet<String>,
 }
 
 /// An array of at most `max` entries: checked before any entry is read, so that a huge file
@@ -69,7 +72,11 @@ impl Cx {
             .and_then(|s| VARIANTS.iter().find(|(n, _)| *n == s).map(|(_, w)| *w));
         let cgroup_set = names(v.get("cgroups")).map(|(_, n)| n).collect();
         let mut tasks = HashMap::new();
+        let mut higher_class = HashSet::new();
         for (e, n) in names(v.get("tasks")) {
+            if matches!(e.get("policy").and_then(Value::as_str), Some("fifo" | "rr" | "deadline")) {
+                higher_class.insert(n.clone());
+            }
             tasks.entry(n).or_insert_with(|| int_or(e, "count", 1, 1, 4096));
         }
         let mut workloads = HashMap::new();
@@ -95,7 +102,7 @@ impl Cx {
         for (n, roles) in wl {
             workloads.entry(n).or_insert(roles);
         }
-        Cx { cpus, duration_ms, policy, variant, cgroup_set, tasks, workloads }
+        Cx { cpus, duration_ms, policy, variant, cgroup_set, tasks, workloads, higher_class }
     }
 
     /// Whether `name` designates tasks: a task's base name, a workload name, or an expanded
@@ -134,7 +141,7 @@ enum Kind {
     Unknown,
 }
 
-const TASK_SET: &[&str] = &["nice", "latency_nice", "slice_us"];
+const TASK_SET: &[&str] = &["nice", "latency_nice", "slice_us", "policy"];
 const CGROUP_SET: &[&str] = &["shares", "latency_nice"];
 
 /// `slice_us` as written: `null`/0 = default, otherwise clamped to 100..=100000 as v6.12 does.
@@ -256,7 +263,10 @@ impl P {
                             target = Some(Target::Cgroup(n.to_string()));
                         }
                     }
-                    "set" => set = Some(self.set(x, &kp, kind)?),
+                    "set" => {
+                        let task = o.get("task").and_then(Value::as_str);
+                        set = Some(self.set(x, &kp, kind, task)?);
+                    }
                     _ => return Err(unknown(&ep, k, &["at_ms", "at_us", "task", "cgroup", "set"])),
                 }
             }
@@ -270,7 +280,7 @@ impl P {
         Ok(out)
     }
 
-    fn set(&mut self, v: &Value, path: &str, kind: Kind) -> R<SetAttrs> {
+    fn set(&mut self, v: &Value, path: &str, kind: Kind, task: Option<&str>) -> R<SetAttrs> {
         let o = obj(v, path)?;
         if o.is_empty() {
             return Err(expected(path, "a non-empty object", v));
@@ -279,7 +289,7 @@ impl P {
         for (k, x) in o {
             let kp = key(path, k);
             match (k.as_str(), kind) {
-                ("nice" | "slice_us", Kind::Cgroup) => {
+                ("nice" | "slice_us" | "policy", Kind::Cgroup) => {
                     let msg = format!("\"{k}\" cannot be set on a cgroup (expected one of: {})", CGROUP_SET.join(", "));
                     return Err(ScenarioError::at(kp, msg));
                 }
@@ -299,17 +309,38 @@ impl P {
                     s.slice_us = Some(sl);
                 }
                 ("shares", _) => s.shares = Some(u32_in(x, &kp, 2, 262_144)?),
+                ("policy", _) => s.policy = Some(self.set_policy(x, &kp, task)?),
                 _ => {
                     let allowed: &[&str] = match kind {
                         Kind::Task => TASK_SET,
                         Kind::Cgroup => CGROUP_SET,
-                        Kind::Unknown => &["nice", "latency_nice", "slice_us", "shares"],
+                        Kind::Unknown => &["nice", "latency_nice", "slice_us", "shares", "policy"],
                     };
                     return Err(unknown(path, k, allowed));
                 }
             }
         }
         Ok(s)
+    }
+
+    /// A set's `policy`: a change within the fair class, as `sched_setscheduler()` between
+    /// SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE. Moving a task into or out of a higher class
+    /// is not modelled (those tasks are load only), so neither side may be one.
+    fn set_policy(&self, x: &Value, kp: &str, task: Option<&str>) -> R<FairPolicy> {
+        if let Some(p @ ("fifo" | "rr" | "deadline")) = x.as_str() {
+            let msg = format!(
+                "expected \"normal\", \"batch\" or \"idle\", got \"{p}\": a set changes the policy within the fair class only (a higher class is given on the task itself)"
+            );
+            return Err(ScenarioError::at(kp, msg));
+        }
+        let opts = [("normal", FairPolicy::Normal), ("batch", FairPolicy::Batch), ("idle", FairPolicy::Idle)];
+        let p = one_of(x, kp, &opts)?;
+        let base = task.map(|t| t.split_once('/').map_or(t, |(b, _)| b));
+        if let Some(t) = base.filter(|b| self.cx.higher_class.contains(*b)) {
+            let msg = format!("\"{t}\" is a task of a class above the fair class; its policy cannot be changed by a set (only its CPU time is modelled)");
+            return Err(ScenarioError::at(kp, msg));
+        }
+        Ok(p)
     }
 }
 

@@ -80,6 +80,7 @@ fn set(s: &SetAttrs) -> Value {
     put("latency_nice", s.latency_nice.map(|x| json!(x)));
     put("slice_us", s.slice_us.map(|x| json!(x)));
     put("shares", s.shares.map(|x| json!(x)));
+    put("policy", s.policy.map(|p| json!(p.name())));
     Value::Object(m)
 }
 

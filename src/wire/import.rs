@@ -1,0 +1,27 @@
+//! What the page asks of the import worker and what comes back. That worker is a bundle of
+//! its own (`fairground-import`), loaded only when "Open file…" is given a file in another
+//! program's format, so the first load never pays for the importers. Plain records.
+
+use serde::{Deserialize, Serialize};
+
+use crate::wire::measure::ImportedTrace;
+
+/// What the page asks of the import worker. Every request gets exactly one answer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum ImportInput {
+    /// An rt-app workload file (json-c's JSON: comments, trailing commas, bare and repeated
+    /// keys) as a scenario under `policy`, as the CLI's `import-rtapp` makes it.
+    RtApp { text: String, policy: String },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum ImportOutput {
+    /// The scenario the file became, checked by the core, with the importer's warnings;
+    /// `ms` is the worker's time on it.
+    Imported { imported: ImportedTrace, ms: f64 },
+    /// The file was refused: the message names where (line and column) or which construct.
+    Failed { message: String },
+    /// The worker panicked (its panic hook's message); it is dropped and the next file
+    /// spawns a new one.
+    Crashed { message: String },
+}
