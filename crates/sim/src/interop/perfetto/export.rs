@@ -253,7 +253,7 @@ impl<'a, W: Write> PerfettoSink<'a, W> {
 fn why_numbers(w: &Why) -> (&'static str, Vec<(&'static str, i64)>) {
     let b = i64::from;
     match *w {
-        Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, gran, gran_unclamped, latency_max, verdict, verdict_unclamped, via_groups } => (
+        Why::CfsWakeup { vdiff, wakeup_gran, offset, offset_unclamped, gran, gran_unclamped, latency_max, verdict, verdict_unclamped, via_groups, .. } => (
             "wakeup preemption check",
             vec![
                 ("vdiff", vdiff),
