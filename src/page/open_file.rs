@@ -4,10 +4,9 @@
 //! contract §3), so Back, reload and "Copy share link" work as for any shared experiment, and
 //! the experiment that was on screen (and its stored edits) stays where it was. Which file it
 //! is, is told from its shape (`file_kind`). A measuring worker checks a scenario with the core
-//! (`worker::measure::check_scenario`) and turns a trace into one (`worker::measure::
-//! import_trace`, the CLI's `import-ftrace`); the import worker, a bundle fetched only then,
-//! turns an rt-app file into one (`worker::import`, the CLI's `import-rtapp`). So the core stays
-//! out of the page, and the importers out of the first load. A file that is none of these, or
+//! (`worker::measure::check_scenario`); the import worker, a bundle fetched only then, turns an
+//! rt-app file or an ftrace text into one (`worker::import`, the CLI's `import-rtapp` and
+//! `import-ftrace`). So the core stays out of the page, and the importers out of the first load. A file that is none of these, or
 //! that its importer or the core refuses, is named in an error and nothing changes.
 
 use gloo::file::callbacks::{read_as_text, FileReader};
@@ -19,6 +18,15 @@ use crate::page::file_kind::{file_kind, FileKind};
 use crate::page::worker_pool::{Answered, Pool, RemoteImport, IMPORT_JS};
 use crate::wire::import::{ImportInput, ImportOutput};
 use crate::wire::measure::{Answer, ImportedTrace, Request};
+
+/// What a file of this kind is called in the messages.
+fn kind_label(kind: FileKind) -> &'static str {
+    if kind == FileKind::RtApp {
+        "an rt-app file"
+    } else {
+        "a trace"
+    }
+}
 use crate::wire::proto::{Input, Output};
 
 /// Largest file read: a trace of this size is already minutes of a busy machine.
@@ -120,34 +128,32 @@ impl Component for OpenFile {
                 self.kind = file_kind(&text);
                 self.read_at = js_sys::Date::now();
                 self.pool.cancel();
-                let req = match self.kind {
-                    FileKind::Scenario => {
-                        self.busy = Some(format!("Checking the scenario {name}…"));
-                        Request::CheckScenario { text }
-                    }
-                    FileKind::Trace => {
-                        self.busy = Some(format!("Turning the trace {name} into a scenario…"));
-                        Request::ImportFtrace { text, policy: "eevdf-v6.12".into() }
-                    }
-                    FileKind::RtApp => {
-                        self.busy = Some(format!("Importing the rt-app file {name}…"));
-                        self.file_name = name;
-                        let link = ctx.link().clone();
-                        let bridge = self.importer.get_or_insert_with(|| {
-                            RemoteImport::spawner().callback(move |o| link.send_message(Msg::Imported(o))).spawn(IMPORT_JS)
-                        });
-                        // The policy the CLI's import-rtapp takes when none is given.
-                        bridge.send(ImportInput::RtApp { text, policy: "eevdf-v6.12".into() });
-                        return true;
-                    }
+                if self.kind == FileKind::Scenario {
+                    self.busy = Some(format!("Checking the scenario {name}…"));
+                    self.file_name = name;
+                    self.pool.send(0, Input::Measure(Request::CheckScenario { text }), &self.on);
+                    return true;
+                }
+                // The policy the CLI's importers take when none is given.
+                let policy = "eevdf-v6.12".to_string();
+                let input = if self.kind == FileKind::RtApp {
+                    self.busy = Some(format!("Importing the rt-app file {name}…"));
+                    ImportInput::RtApp { text, policy }
+                } else {
+                    self.busy = Some(format!("Turning the trace {name} into a scenario…"));
+                    ImportInput::Trace { text, policy }
                 };
                 self.file_name = name;
-                self.pool.send(0, Input::Measure(req), &self.on);
+                let link = ctx.link().clone();
+                let bridge = self
+                    .importer
+                    .get_or_insert_with(|| RemoteImport::spawner().callback(move |o| link.send_message(Msg::Imported(o))).spawn(IMPORT_JS));
+                bridge.send(input);
             }
             Msg::Imported(out) => {
                 // The button is disabled while a file is on its way, so an answer that comes
                 // when none is awaited is a late one of a worker already given up.
-                if self.kind != FileKind::RtApp || self.busy.is_none() {
+                if self.kind == FileKind::Scenario || self.busy.is_none() {
                     return false;
                 }
                 self.busy = None;
@@ -157,9 +163,14 @@ impl Component for OpenFile {
                         Err(e) => self.error = Some(format!("{name}: {e}")),
                         Ok(()) => {
                             let took = (js_sys::Date::now() - self.read_at, ms);
-                            self.note = Some(imported_note(&name, "an rt-app file", &imported, Some(took)));
+                            if self.kind == FileKind::RtApp || !imported.warnings.is_empty() {
+                                self.note = Some(imported_note(&name, kind_label(self.kind), &imported, Some(took)));
+                            }
                         }
                     },
+                    ImportOutput::Failed { message } if self.kind == FileKind::Trace => {
+                        self.error = Some(format!("{name} is not a scenario, and not an ftrace text Fairground can read: {message}"));
+                    }
                     ImportOutput::Failed { message } => {
                         self.error = Some(format!("{name} (an rt-app file) could not be imported: {message}"));
                     }
@@ -167,7 +178,7 @@ impl Component for OpenFile {
                         // A worker that panicked traps on every later message: the next file
                         // gets a new one.
                         self.importer = None;
-                        self.error = Some(format!("The import worker crashed reading {name} ({message})."));
+                        self.error = Some(format!("The import worker crashed reading {name}, {} ({message}).", kind_label(self.kind)));
                     }
                 }
             }
@@ -183,21 +194,10 @@ impl Component for OpenFile {
                             self.error = Some(format!("{}: {e}", self.file_name));
                         }
                     }
-                    Output::Measured { answer: Answer::Failed { message }, .. } if self.kind == FileKind::Scenario => {
+                    Output::Measured { answer: Answer::Failed { message }, .. } => {
                         self.error = Some(format!("{}: {message}", self.file_name));
                     }
-                    Output::Measured { answer: Answer::Imported(imp), .. } => {
-                        if let Err(e) = navigate(&imp.scenario) {
-                            self.error = Some(e);
-                        } else if !imp.warnings.is_empty() {
-                            self.note = Some(imported_note(&self.file_name, "a trace", &imp, None));
-                        }
-                    }
-                    Output::Measured { answer: Answer::Failed { message }, .. } => {
-                        self.error = Some(format!("{} is not a scenario, and not an ftrace text Fairground can read: {message}", self.file_name));
-                    }
-                    Output::Crashed { message } if self.kind == FileKind::Scenario => self.error = Some(format!("The worker crashed checking the scenario ({message}).")),
-                    Output::Crashed { message } => self.error = Some(format!("The worker crashed reading the trace ({message}).")),
+                    Output::Crashed { message } => self.error = Some(format!("The worker crashed checking the scenario ({message}).")),
                     _ => self.error = Some("The worker gave an unexpected answer.".into()),
                 }
             }

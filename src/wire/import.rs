@@ -12,6 +12,9 @@ pub enum ImportInput {
     /// An rt-app workload file (json-c's JSON: comments, trailing commas, bare and repeated
     /// keys) as a scenario under `policy`, as the CLI's `import-rtapp` makes it.
     RtApp { text: String, policy: String },
+    /// A Linux ftrace text (`/sys/kernel/tracing/trace`, `trace-cmd report`) as a scenario whose
+    /// tasks replay what the trace saw them do, under `policy`, as the CLI's `import-ftrace`.
+    Trace { text: String, policy: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -32,9 +32,6 @@ pub enum Request {
     /// One point of a sweep: `text` with `path` set to `value` (JSON or a bare word), and in a
     /// two-way sweep the second parameter `by` = (path, value) too.
     SweepPoint { text: String, path: String, value: String, by: Option<(String, String)> },
-    /// A Linux ftrace text (`/sys/kernel/tracing/trace`, `trace-cmd report`) as a scenario whose
-    /// tasks replay what the trace saw them do, under `policy`.
-    ImportFtrace { text: String, policy: String },
     /// A scenario file's text (JSON, or JSONC with comments) checked by the core, so that the
     /// page opens only a scenario the simulator accepts.
     CheckScenario { text: String },
@@ -55,7 +52,6 @@ pub enum Answer {
     ClampFlips(ClampFlips),
     Histogram(LogHist),
     Swept(SweepFigures),
-    Imported(ImportedTrace),
     /// The checked scenario as plain JSON (what a share link holds).
     Checked(String),
     /// The request was refused: the message names the problem (a bad line of B, a scenario

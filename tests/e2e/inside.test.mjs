@@ -73,7 +73,7 @@ test('decision log: the whole run\'s clamp counts, "the clamp changed the outcom
   const flips = Number(await page.locator('#log-clamps').getAttribute('data-flips'));
   assert(flips > 0, `flips ${flips}`);
   const header = await page.locator('#log-clamps p').innerText();
-  assert(/the wakeup clamp bound [\d,]+ times and changed the outcome [\d,]+/.test(header), header);
+  assert(/the wakeup clamp bound [\d\s,]+ times and changed the outcome [\d\s,]+/u.test(header), header);
   // At time 0 nothing came before; "next" goes to the first flip.
   assert(await page.locator('#btn-clamp-prev').isDisabled(), 'no flip before time 0');
   await page.click('#btn-clamp-next');

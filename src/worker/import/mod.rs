@@ -1,8 +1,8 @@
 //! The import worker's side: files in another program's format made into scenarios, away
 //! from the simulation worker so that its bundle (which every visitor loads first) carries
-//! no importer. Pure Rust but for `endpoint` (the Web Worker itself, wasm32 only); tested
-//! natively. The ftrace import stays with the measuring worker (`measure::import_trace`),
-//! which has the core's engine anyway.
+//! no importer: rt-app files and ftrace texts (whose reader shares its code with the binary
+//! trace formats' readers). Pure Rust but for `endpoint` (the Web Worker itself, wasm32 only);
+//! tested natively.
 
 use fairground_sim::parse_scenario;
 use fairground_sim::scenario::{self, Limits};
@@ -19,6 +19,7 @@ pub fn answer(input: ImportInput, clock_ms: &dyn Fn() -> f64) -> ImportOutput {
     let t0 = clock_ms();
     let out = match input {
         ImportInput::RtApp { text, policy } => import_rtapp(&text, &policy),
+        ImportInput::Trace { text, policy } => import_trace(&text, &policy),
     };
     match out {
         Ok(imported) => ImportOutput::Imported { imported, ms: clock_ms() - t0 },
@@ -35,6 +36,17 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<ImportedTrace, String> {
     scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
     let tasks = usize::try_from(scenario::expanded_len(&v.scenario)).unwrap_or(usize::MAX);
     Ok(ImportedTrace { scenario, tasks, span_ns: v.scenario.duration_ms.saturating_mul(1_000_000), warnings })
+}
+
+/// Read an ftrace text as the CLI's `import-ftrace` does (each task pinned to the CPUs it was
+/// seen on, HZ 250), and check that the scenario it makes is one the simulator accepts.
+pub fn import_trace(text: &str, policy: &str) -> Result<ImportedTrace, String> {
+    let opts = fairground_sim::interop::ImportOptions { policy: policy.to_string(), ..Default::default() };
+    let imp = fairground_sim::interop::import_ftrace(text, &opts)?;
+    let scenario = imp.scenario.to_string();
+    let v = parse_scenario(&scenario).map_err(|e| format!("the scenario made from the trace is not valid: {e}"))?;
+    scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
+    Ok(ImportedTrace { scenario, tasks: imp.tasks.len(), span_ns: imp.end_ns.saturating_sub(imp.start_ns), warnings: imp.warnings })
 }
 
 #[cfg(test)]
@@ -65,6 +77,18 @@ mod tests {
         let out = answer(ImportInput::RtApp { text: "{ \"tasks\": {} }".into(), policy: "cfs-v6.2".into() }, &|| 0.0);
         assert!(matches!(&out, ImportOutput::Failed { message } if !message.is_empty()), "{out:?}");
         let e = import_rtapp(DECODER, "bogus-policy").expect_err("an unknown policy");
+        assert!(e.contains("bogus-policy"), "{e}");
+    }
+
+    #[test]
+    fn a_real_trace_imports_as_a_scenario_the_simulator_runs() {
+        let trace = include_str!("../../../crates/sim/tests/fixtures/ftrace/host-6.18-hogs-periodic.txt");
+        let imp = import_trace(trace, "eevdf-v6.12").unwrap_or_else(|e| panic!("refused: {e}"));
+        assert!(imp.tasks >= 2 && imp.span_ns > 0, "{} tasks over {} ns", imp.tasks, imp.span_ns);
+        let v = fairground_sim::parse_scenario(&imp.scenario).unwrap_or_else(|e| panic!("invalid: {e}"));
+        assert_eq!(v.scenario.scheduler.policy.name(), "eevdf-v6.12");
+        assert!(import_trace("not a trace at all\n", "eevdf-v6.12").is_err());
+        let e = import_trace(trace, "bogus-policy").unwrap_err();
         assert!(e.contains("bogus-policy"), "{e}");
     }
 }

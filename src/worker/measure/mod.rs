@@ -16,7 +16,7 @@ use fairground_sim::parse_scenario;
 use fairground_sim::report::LatencyStats;
 use fairground_sim::scenario::{self, Limits};
 
-use crate::wire::measure::{log2_label, Answer, ExportKind, Exported, ImportedTrace, LogHist, Request, PERCENTILES};
+use crate::wire::measure::{log2_label, Answer, ExportKind, Exported, LogHist, Request, PERCENTILES};
 
 mod ab;
 mod sweep;
@@ -33,7 +33,6 @@ pub fn answer(req: Request) -> Answer {
         Request::Export { text, kind } => export(&text, kind).map(Answer::Exported),
         Request::Compare { text, b } => compare_ab(&text, &b).map(Answer::Compared),
         Request::Histogram { text, task, width_us, preempt } => histogram(&text, &task, width_us, preempt).map(Answer::Histogram),
-        Request::ImportFtrace { text, policy } => import_trace(&text, &policy).map(Answer::Imported),
         Request::CheckScenario { text } => check_scenario(&text).map(Answer::Checked),
         Request::Ablate { text, b, preset, figure } => ab::ablate_ab(&text, &b, preset.as_deref(), &figure).map(Answer::Ablated),
         Request::ClampFlips { text } => ab::clamp_flips(&text).map(Answer::ClampFlips),
@@ -123,16 +122,6 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
     Ok(Exported { kind, title: sim.name.clone(), file_name, mime: mime.into(), body })
 }
 
-/// Read an ftrace text as the CLI's `import-ftrace` does (each task pinned to the CPUs it was
-/// seen on, HZ 250), and check that the scenario it makes is one the simulator accepts.
-pub fn import_trace(text: &str, policy: &str) -> Result<ImportedTrace, String> {
-    let opts = fairground_sim::interop::ImportOptions { policy: policy.to_string(), ..Default::default() };
-    let imp = fairground_sim::interop::import_ftrace(text, &opts)?;
-    let scenario = imp.scenario.to_string();
-    let v = parse_scenario(&scenario).map_err(|e| format!("the scenario made from the trace is not valid: {e}"))?;
-    scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
-    Ok(ImportedTrace { scenario, tasks: imp.tasks.len(), span_ns: imp.end_ns.saturating_sub(imp.start_ns), warnings: imp.warnings })
-}
 
 /// A scenario file's text (JSON or JSONC) as plain JSON, if the core accepts the scenario; the
 /// error is the core's message.

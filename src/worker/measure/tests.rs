@@ -405,18 +405,6 @@ fn a_two_way_sweep_point_sets_both_and_rows_become_lines() {
 }
 
 #[test]
-fn a_real_trace_imports_as_a_scenario_the_simulator_runs() {
-    let trace = include_str!("../../../crates/sim/tests/fixtures/ftrace/host-6.18-hogs-periodic.txt");
-    let imp = ok(import_trace(trace, "eevdf-v6.12"));
-    assert!(imp.tasks >= 2 && imp.span_ns > 0, "{} tasks over {} ns", imp.tasks, imp.span_ns);
-    let v = ok(fairground_sim::parse_scenario(&imp.scenario).map_err(|e| e.to_string()));
-    assert_eq!(v.scenario.scheduler.policy.name(), "eevdf-v6.12");
-    assert!(import_trace("not a trace at all\n", "eevdf-v6.12").is_err());
-    let e = import_trace(trace, "bogus-policy").unwrap_err();
-    assert!(e.contains("bogus-policy"), "{e}");
-}
-
-#[test]
 fn the_histogram_shown_first_is_of_what_b_changes() {
     // clamp-lesson: tasks[0] is "hog" with a count of 2, tasks[1] "waker" with 2.
     assert_eq!(ok(compare_ab(CLAMP, "tasks[1].latency_nice=-20")).focus.as_deref(), Some("waker/0"));

@@ -223,7 +223,7 @@ impl MeasurePanel {
                 self.hist = Some(h);
                 self.hist_drawn = false;
             }
-            Answer::Swept(_) | Answer::Imported(_) | Answer::Checked(_) | Answer::Ablated(_) | Answer::ClampFlips(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
+            Answer::Swept(_) | Answer::Checked(_) | Answer::Ablated(_) | Answer::ClampFlips(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
             Answer::Failed { message } => {
                 if job == Job::Perfetto {
                     self.perfetto = None;
