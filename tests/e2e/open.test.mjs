@@ -76,7 +76,7 @@ test('open file: an rt-app file is imported by its own worker; its tasks and the
   const warnings = await note.locator('li').allInnerTexts();
   assertEqual(warnings.length, 2, 'one item per warning');
   assert(warnings[0].startsWith('global: calibration, logdir ignored'), warnings[0]);
-  assert(warnings[1].startsWith('tasks.decoder: run + timer read as periodic'), warnings[1]);
+  assert(warnings[1].startsWith('tasks.decoder: run + timer read as duty 25%'), warnings[1]);
   const ms = await note.getAttribute('data-import-ms');
   console.log(`  rt-app import: ${ms} ms from the file read to the scenario (worker: ${await note.getAttribute('data-worker-ms')} ms)`);
   await page.goBack();

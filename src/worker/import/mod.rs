@@ -63,10 +63,11 @@ mod tests {
         let names: Vec<&str> = v.scenario.tasks.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["decoder", "build"]);
         // The decoder's two runs are one event after the other in each period: 3 + 1 ms.
-        assert_eq!(v.scenario.tasks[0].behavior, fairground_sim::scenario::Behavior::Periodic { period_us: 16_000, run_us: 4_000 });
+        // 4 ms of a 16 ms period, from the start as rt-app runs it: a duty of 25 %.
+        assert_eq!(v.scenario.tasks[0].behavior, fairground_sim::scenario::Behavior::Duty { percent: 25, period_us: 16_000 });
         assert_eq!((imp.tasks, imp.span_ns), (3, 2_000_000_000));
         assert!(imp.warnings.iter().any(|w| w.starts_with("global: calibration, logdir ignored")), "{:?}", imp.warnings);
-        assert!(imp.warnings.iter().any(|w| w.starts_with("tasks.decoder: run + timer read as periodic")), "{:?}", imp.warnings);
+        assert!(imp.warnings.iter().any(|w| w.starts_with("tasks.decoder: run + timer read as duty 25%")), "{:?}", imp.warnings);
     }
 
     #[test]

@@ -113,6 +113,13 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<(Value, Vec<String>), St
     });
     let mut mapped = Vec::new();
     for (name, (mut o, plan)) in out {
+        let delay_us = o.get("delay_us").and_then(Value::as_u64).unwrap_or(0);
+        // A run + timer thread delayed by a period or more: a periodic task forked a period
+        // before the delay (asleep) first runs at the delay, as rt-app's thread does.
+        let mut b = task::behavior(&plan, (duration_ms * 1000).saturating_sub(delay_us).max(1), delay_us, &mut warnings);
+        if let Some(back) = b.as_mut().and_then(|b| b.as_object_mut()).and_then(|m| m.remove("start_back_us")).and_then(|v| v.as_u64()) {
+            o["delay_us"] = json!(delay_us - back);
+        }
         if let Some(d) = o.get("delay_us").and_then(Value::as_u64) {
             // Whole ms, rounded to nearest, without overflow for any delay.
             let ms = d / 1000 + u64::from(d % 1000 >= 500);
@@ -124,9 +131,7 @@ pub fn import_rtapp(text: &str, policy: &str) -> Result<(Value, Vec<String>), St
             o.as_object_mut().map(|m| m.remove("delay_us"));
             o["start_ms"] = json!(ms.min(duration_ms));
         }
-        let start_us = o.get("start_ms").and_then(Value::as_u64).unwrap_or(0) * 1000;
-        let horizon = (duration_ms * 1000).saturating_sub(start_us).max(1);
-        if let Some(b) = task::behavior(&plan, horizon, &mut warnings) {
+        if let Some(b) = b {
             if b["kind"] == "hog" && matches!(o["policy"].as_str(), Some("fifo" | "rr" | "deadline")) {
                 warnings.push(format!(
                     "{}: a {} task that never sleeps keeps its CPU from the fair class for the whole run here, where the kernel would throttle it (RT: sched_rt_runtime_us, 950 ms of each second; DEADLINE: its dl-runtime per dl-period)",
@@ -340,8 +345,11 @@ pub fn export_rtapp(s: &Scenario) -> (Value, Vec<String>) {
         if let Some(c) = &t.attrs.cpus {
             o.insert("cpus".into(), json!(c));
         }
-        if t.start_ms > 0 {
-            o.insert("delay".into(), json!(t.start_ms * 1000));
+        // A periodic task starts asleep and first runs a period after its start; rt-app's
+        // run + timer thread runs at once, so its delay carries that period.
+        let first_us = t.start_ms * 1000 + if let Behavior::Periodic { period_us, .. } = t.behavior { period_us } else { 0 };
+        if first_us > 0 {
+            o.insert("delay".into(), json!(first_us));
         }
         if t.attrs.latency_nice != 0 || t.attrs.slice_us.is_some() || t.attrs.cgroup.is_some() || t.stagger_us != 0 {
             warnings.push(format!("{}: latency nice, slice, cgroup and stagger are not written", t.name));

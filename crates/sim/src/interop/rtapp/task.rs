@@ -251,8 +251,11 @@ pub fn lay_out(p: &Plan, horizon_us: u64) -> Laid {
 }
 
 /// The behaviour for a plan: the exact behaviours when one pass for ever is one of them
-/// (`hog`, `periodic`, `bursty`), else the laid-out steps as a `replay`.
-pub fn behavior(p: &Plan, horizon_us: u64, warnings: &mut Vec<String>) -> Option<Value> {
+/// (`hog`, `periodic`, `duty`, `bursty`), else the laid-out steps as a `replay`. `delay_us` is
+/// the task's rt-app `delay`: a run + timer thread delayed by at least a period is a `periodic`
+/// task forked one period earlier (asleep, its timer fires at the delay), which the caller
+/// does when the answer carries `start_back_us`.
+pub fn behavior(p: &Plan, horizon_us: u64, delay_us: u64, warnings: &mut Vec<String>) -> Option<Value> {
     let path = &p.path;
     let endless = p.phases.len() == 1 && (p.loops < 0 && p.phases[0].loops == 1 || p.phases[0].loops < 0 && p.loops != 0);
     if endless {
@@ -270,6 +273,21 @@ pub fn behavior(p: &Plan, horizon_us: u64, warnings: &mut Vec<String>) -> Option
             [Ev::Run(r), Ev::Timer { period, .. }] if ok_run(*r) && ok_run(*period) => {
                 if r > period {
                     warnings.push(format!("{path}.run: {r} µs is longer than the period: {period} µs taken"));
+                }
+                // rt-app runs at once, then waits for the timer: a periodic task forked a
+                // period before the delay first runs at the delay; with no room for that,
+                // `duty` runs at once when the run is a whole per cent of the period (its
+                // quota); else a periodic task starts asleep, a burst late.
+                let run = (*r).min(*period);
+                if delay_us >= *period {
+                    return Some(json!({ "kind": "periodic", "period_us": period, "run_us": run, "start_back_us": period }));
+                }
+                if (run * 100) % period == 0 {
+                    let percent = run * 100 / period;
+                    warnings.push(format!(
+                        "{path}: run + timer read as duty {percent}% of {period} µs, which runs at once as rt-app does; a late period's quota carries on where rt-app runs the periods back to back"
+                    ));
+                    return Some(json!({ "kind": "duty", "percent": percent, "period_us": period }));
                 }
                 warnings.push(format!(
                     "{path}: run + timer read as periodic, which starts asleep and first runs a period after the start (rt-app runs at once): one burst fewer over the run"
