@@ -6,50 +6,17 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use fairground_sim::engine::Sim;
-use fairground_sim::parse_scenario;
 use fairground_sim::scenario::{Policy, Validated};
 use std::cell::Cell;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const FIXTURE: &str = include_str!("fixtures/limit.json");
-
-/// The fixture under `policy` (latency nice kept only where it exists), with `costs`.
-fn scenario(policy: Policy, costs: Option<&str>) -> Validated {
-    let mut v: serde_json::Value = serde_json::from_str(FIXTURE).expect("fixture is JSON");
-    v["scheduler"]["policy"] = policy.name().into();
-    if let Some(s) = v["scheduler"].as_object_mut() {
-        s.remove("features");
-    }
-    if policy != Policy::LatencyNiceV12 {
-        for t in v["tasks"].as_array_mut().expect("tasks") {
-            if let Some(t) = t.as_object_mut() {
-                t.remove("latency_nice");
-            }
-        }
-    }
-    if let Some(c) = costs {
-        v["machine"]["costs"] = c.into();
-    }
-    parse_scenario(&v.to_string()).expect("valid")
-}
+mod common;
+use common::{scenario, timed};
 
 fn run(v: &Validated) -> u64 {
     let mut sim = Sim::new(v).expect("runs");
     sim.run();
     sim.events
-}
-
-/// Time `f` once per iteration and keep the fastest run (the machine is shared).
-fn timed(best: &Cell<Duration>, iters: u64, mut f: impl FnMut()) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        let t = Instant::now();
-        f();
-        let d = t.elapsed();
-        total += d;
-        best.set(best.get().min(d));
-    }
-    total
 }
 
 fn bench(c: &mut Criterion) {
@@ -62,7 +29,7 @@ fn bench(c: &mut Criterion) {
             let events = run(&v);
             let best = Cell::new(Duration::MAX);
             g.throughput(Throughput::Elements(events));
-            g.bench_function(format!("{}/{label}", p.name()), |b| b.iter_custom(|iters| timed(&best, iters, || drop(black_box(run(&v))))));
+            g.bench_function(format!("{}/{label}", p.name()), |b| b.iter_custom(|iters| timed(&best, iters, || { black_box(run(&v)); })));
             rows.push((p.name(), label, events, best.get()));
         }
     }

@@ -7,30 +7,16 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use fairground_sim::engine::Sim;
-use fairground_sim::parse_scenario;
 use fairground_sim::rbtree::{self, RbAccess, RbNode, RbRootCached};
 use fairground_sim::scenario::{Policy, Validated};
 use std::cell::Cell;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const FIXTURE: &str = include_str!("fixtures/limit.json");
+mod common;
+use common::timed;
 
-/// The fixture under `policy`: the policy set, and what that policy does not have dropped
-/// (latency nice is v12's only; scheduler features are per policy).
 fn scenario(policy: Policy) -> Validated {
-    let mut v: serde_json::Value = serde_json::from_str(FIXTURE).expect("fixture is JSON");
-    v["scheduler"]["policy"] = policy.name().into();
-    if let Some(s) = v["scheduler"].as_object_mut() {
-        s.remove("features");
-    }
-    if policy != Policy::LatencyNiceV12 {
-        for t in v["tasks"].as_array_mut().expect("tasks") {
-            if let Some(t) = t.as_object_mut() {
-                t.remove("latency_nice");
-            }
-        }
-    }
-    parse_scenario(&v.to_string()).expect("valid")
+    common::scenario(policy, None)
 }
 
 fn run(v: &Validated) -> u64 {
@@ -102,20 +88,6 @@ fn bare_loop(ops: u64) -> u32 {
     black_box(root.root)
 }
 
-/// Time `f` once per iteration and keep the fastest run: the machine is shared, and the
-/// fastest run is the one least disturbed.
-fn timed(best: &Cell<Duration>, iters: u64, mut f: impl FnMut()) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        let t = Instant::now();
-        f();
-        let d = t.elapsed();
-        total += d;
-        best.set(best.get().min(d));
-    }
-    total
-}
-
 fn bench(c: &mut Criterion) {
     let mut rows = Vec::new();
     let mut g = c.benchmark_group("limit");
@@ -127,12 +99,12 @@ fn bench(c: &mut Criterion) {
         max_events = max_events.max(events);
         let best = Cell::new(Duration::MAX);
         g.throughput(Throughput::Elements(events));
-        g.bench_function(p.name(), |b| b.iter_custom(|iters| timed(&best, iters, || drop(black_box(run(&v))))));
+        g.bench_function(p.name(), |b| b.iter_custom(|iters| timed(&best, iters, || { black_box(run(&v)); })));
         rows.push((p.name(), events, best.get()));
     }
     let best = Cell::new(Duration::MAX);
     g.throughput(Throughput::Elements(max_events));
-    g.bench_function("bare_rbtree_loop", |b| b.iter_custom(|iters| timed(&best, iters, || drop(black_box(bare_loop(max_events))))));
+    g.bench_function("bare_rbtree_loop", |b| b.iter_custom(|iters| timed(&best, iters, || { black_box(bare_loop(max_events)); })));
     g.finish();
 
     let bare = max_events as f64 / best.get().as_secs_f64();

@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 
 use gloo::worker::{HandlerId, Registrable, Worker, WorkerScope};
-use wasm_bindgen::JsCast;
 
 use crate::wire::import::{ImportInput, ImportOutput};
 
@@ -15,12 +14,7 @@ thread_local! {
 }
 
 pub fn register() {
-    // After a panic the instance traps on any later message; the page has been told (below)
-    // and no longer uses this worker, so the trap is not left to surface as an uncaught error.
-    let swallow = js_sys::Function::new_with_args("e", "e.preventDefault()");
-    if let Ok(target) = js_sys::global().dyn_into::<web_sys::EventTarget>() {
-        let _ = target.add_event_listener_with_callback("error", &swallow);
-    }
+    crate::worker::swallow_traps();
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();
         web_sys::console::error_1(&format!("fairground import worker: {message}").into());
