@@ -361,3 +361,19 @@ fn a_policy_change_reweights_to_the_idle_weight_and_back() {
         assert!(sim.runaway.is_none(), "{policy}");
     }
 }
+
+/// A fair hog forked on CPU 0 just before a deadline hog pinned there: CPU 0 then has two
+/// runnable tasks (`rq->nr_running` counts every class), and the idle CPU 1 pulls the fair
+/// one, which runs the whole run but its first tick at most (HZ=250: 4 ms) — where counting
+/// only the fair class, CPU 0 looked like one task and the hog starved behind the deadline one.
+#[test]
+fn an_idle_cpu_pulls_a_fair_task_from_under_a_deadline_hog() {
+    let text = r#"{"format": "fairground-scenario/1", "name": "pull", "duration_ms": 500, "machine": {"cpus": 2},
+        "scheduler": {"policy": "eevdf-v6.12"},
+        "tasks": [{"name": "fair", "behavior": {"kind": "hog"}},
+                  {"name": "dl", "policy": "deadline", "cpus": [0], "behavior": {"kind": "hog"}}]}"#;
+    let r = fairground_sim::run_text(text, &fairground_sim::Limits::NATIVE).expect("runs");
+    let fair = r.tasks.iter().find(|t| t.name == "fair").expect("fair");
+    assert!(fair.cpu_ns >= r.duration_ns - 4_000_000, "the fair hog ran {} ns of {}", fair.cpu_ns, r.duration_ns);
+    assert_eq!(fair.migrations, 1);
+}

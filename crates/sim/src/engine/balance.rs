@@ -10,7 +10,8 @@
 //! it. There is no `busy_factor` and no interval doubling.
 //!
 //! # Load
-//! A CPU's load is its number of runnable tasks (`h_nr_running`), not a weighted or PELT load.
+//! A CPU's load is its number of runnable tasks of every class (`rq->nr_running`: the fair
+//! tasks and the fifo/rr/deadline ones), not a weighted or PELT load.
 //! A task may move if it is queued but not running, and allowed on the destination
 //! (`can_migrate_task()` without cache hotness); the candidate is taken from the tail of the
 //! source's `cfs_tasks`, the least recently run first, as `detach_tasks()` does.
@@ -115,10 +116,15 @@ impl Sim {
     pub(super) fn activate_task(&mut self, ti: u32, cpu: u32, flags: u32) {
         self.fair.enqueue_task_fair(ti, flags);
         self.smp.cfs_tasks.add(cpu, ti);
-        if self.nr_running(cpu) >= 2 {
+        self.mark_overloaded(cpu);
+        self.update_idle_bit(cpu);
+    }
+
+    /// `rq->nr_running >= 2`: a CPU the balancer may pull from (the bitmap is cleared lazily).
+    pub(super) fn mark_overloaded(&mut self, cpu: u32) {
+        if self.rq_nr_running(cpu) >= 2 {
             self.smp.overloaded[cpu as usize / 64] |= 1 << (cpu % 64);
         }
-        self.update_idle_bit(cpu);
     }
 
     /// `deactivate_task()`: dequeue from the fair class and from `cfs_tasks`.
@@ -195,7 +201,7 @@ impl Sim {
             let mut from = first;
             while let Some(src) = self.next_overloaded(from, first + span) {
                 from = src + 1;
-                let nr = self.nr_running(src);
+                let nr = self.rq_nr_running(src);
                 if nr < 2 {
                     self.smp.overloaded[src as usize / 64] &= !(1 << (src % 64));
                     continue;
@@ -285,17 +291,17 @@ impl Sim {
         'moves: loop {
             desc.clear();
             desc.extend(first..first + span);
-            desc.sort_by_key(|&c| (std::cmp::Reverse(self.nr_running(c)), c));
+            desc.sort_by_key(|&c| (std::cmp::Reverse(self.rq_nr_running(c)), c));
             asc.clear();
             asc.extend(first..first + span);
-            asc.sort_by_key(|&c| (self.nr_running(c), c));
+            asc.sort_by_key(|&c| (self.rq_nr_running(c), c));
             for &src in &desc {
-                let ns = self.nr_running(src);
+                let ns = self.rq_nr_running(src);
                 if ns < 2 {
                     break;
                 }
                 for &dst in &asc {
-                    if ns < self.nr_running(dst) + 2 {
+                    if ns < self.rq_nr_running(dst) + 2 {
                         break;
                     }
                     let t = self.detachable(src, dst);

@@ -50,6 +50,13 @@ impl Sim {
         self.cpu_idle(cpu) || self.sched_idle_cpu(cpu)
     }
 
+    /// Runnable tasks of a CPU of every class (`rq->nr_running`): the fair ones and the
+    /// fifo/rr/deadline ones, which placement and the balancer count as the kernel does.
+    pub(super) fn rq_nr_running(&self, cpu: u32) -> u32 {
+        let c = &self.cpus[cpu as usize];
+        self.nr_running(cpu) + u32::from(c.rt_curr != NIL) + c.rt_queue.len() as u32
+    }
+
     /// Runnable tasks of a CPU, the running one included (`rq->cfs.h_nr_running`).
     #[inline]
     pub(super) fn nr_running(&self, cpu: u32) -> u32 {
@@ -142,7 +149,7 @@ impl Sim {
     }
 
     /// Fork placement (`find_idlest_cpu()`, modelled): the allowed CPU with the fewest
-    /// runnable tasks; on ties, the fewest tasks homed there (running, queued or asleep: a
+    /// runnable tasks of any class; on ties, the fewest tasks homed there (running, queued or asleep: a
     /// stand-in for PELT's blocked load, so that tasks forked asleep spread too); then the
     /// lowest id.
     pub(super) fn select_fork_cpu(&self, ti: u32) -> u32 {
@@ -153,7 +160,7 @@ impl Sim {
             if !t.may_run_on(cpu) {
                 continue;
             }
-            let l = (self.nr_running(cpu), self.smp.homed[cpu as usize]);
+            let l = (self.rq_nr_running(cpu), self.smp.homed[cpu as usize]);
             if l < best_load {
                 best = cpu;
                 best_load = l;

@@ -29,6 +29,7 @@ impl Sim {
             self.fair.resched_curr(cpu, cause);
             self.dirty.push(cpu);
         }
+        self.mark_overloaded(cpu);
         self.update_idle_bit(cpu);
     }
 
