@@ -63,7 +63,9 @@ fn eevdf_eligibility_answers_match_a_brute_force_mean() {
         let ex = generate(Kind::EevdfEligibility, seed).expect("exercise");
         let v = parse_scenario(&ex.scenario).expect("valid");
         let step = &v.scenario.lesson.as_ref().expect("lesson").steps[0];
-        let s = sim_at(&ex.scenario, step.at_ns);
+        // The state the page shows at the step's time: that instant's events processed.
+        let mut s = sim_at(&ex.scenario, step.at_ns);
+        s.run_through(step.at_ns);
         let who = match &step.question.as_ref().expect("q").kind {
             fairground_sim::scenario::QuestionKind::Eligible { task } => task.clone(),
             _ => unreachable!(),
@@ -177,4 +179,21 @@ fn lesson_four_claim_about_nice_holds() {
     let (n0, n10) = (run(0), run(10));
     assert_eq!(n0.wakeup_preemptions, n0.wakeups, "every wakeup preempts at nice 0");
     assert!(n10.wakeup_preemptions * 4 < n0.wakeup_preemptions, "{} vs {}", n10.wakeup_preemptions, n0.wakeup_preemptions);
+}
+
+/// Lesson 3, step 2 asks whether B is eligible "at this moment", 25 ms, when a tick falls at
+/// 25 ms: the answer is about the state after that tick, the one the tree view shows then, so
+/// it agrees with B's lag there (eligible ⇔ lag ≥ 0).
+#[test]
+fn lesson_3s_eligibility_answer_is_about_the_state_on_screen() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/scenarios/lesson-3-eevdf-lag.json")).expect("shipped");
+    let v = parse_scenario(&text).expect("valid");
+    let step = v.scenario.lesson.as_ref().expect("lesson").steps.iter().find(|s| s.question.is_some()).expect("a question").clone();
+    let a = fairground_sim::lesson::answer(&v, &step).expect("answers").expect("an answer");
+    let mut s = Sim::new(&v).expect("sim");
+    s.run_through(step.at_ns);
+    let b = s.tasks.iter().position(|t| t.name == "B").expect("B") as u32;
+    let e = fairground_sim::eevdf::view::entity_state(&s.fair, b);
+    assert_eq!(a.value == "yes", e.on_rq && e.lag >= 0, "{}; B's lag on screen {}", a.explanation, e.lag);
+    assert!(a.explanation.contains(&format!("{:.3} ms", e.lag as f64 / 1e6)), "{}", a.explanation);
 }

@@ -325,6 +325,12 @@ impl Sim {
         while self.queue.peek_time().is_some_and(|x| x < t) && self.step_instant() {}
     }
 
+    /// Process every instant up to and including `t`: the state the app shows at time `t`
+    /// (its seek processes the instants up to the time asked).
+    pub fn run_through(&mut self, t: u64) {
+        while self.queue.peek_time().is_some_and(|x| x <= t) && self.step_instant() {}
+    }
+
     /// Run to the end.
     pub fn run(&mut self) {
         while self.step_instant() {}

@@ -58,6 +58,9 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
         }
         QuestionKind::Eligible { task } => {
             let Some(t) = task_index(&sim, task) else { return Ok(None) };
+            // "At this moment" is the state the page shows at the step's time: after that
+            // instant's events (a tick there moves the lag the tree view then shows).
+            sim.run_through(step.at_ns);
             let e = crate::eevdf::view::entity_state(&sim.fair, t);
             let value = if e.on_rq && e.eligible { "yes" } else { "no" }.to_string();
             let explanation = if e.on_rq {
