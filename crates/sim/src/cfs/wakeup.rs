@@ -25,8 +25,7 @@ impl Fair {
             if vdiff <= 0 {
                 return -1;
             }
-            let gran = self.wakeup_gran(se) as i64;
-            return i32::from(vdiff > gran);
+            return v62_wakeup_verdict(vdiff, self.wakeup_gran(se) as i64);
         }
 
         let offset = self.wakeup_latency_gran(curr, se);
@@ -84,10 +83,8 @@ impl Fair {
         let gran_unclamped = offset.wrapping_add(wakeup_gran);
         let verdict_unclamped = if !self.v12 || self.cfg.feat.wakeup_preempt_variant != WakeupPreemptVariant::V12 {
             verdict
-        } else if vdiff < offset_unclamped {
-            -1
         } else {
-            i32::from(vdiff > offset_unclamped.wrapping_add(wakeup_gran))
+            super::latency::v12_wakeup_verdict(vdiff, offset_unclamped, wakeup_gran, false, latency_max)
         };
         let d = crate::explain::Decision {
             at_ns: self.now,
@@ -216,5 +213,16 @@ impl Fair {
         if self.ents[se as usize].on_rq && self.cfg.feat.last_buddy && scale && self.ents[se as usize].is_task() {
             self.set_last_buddy(se);
         }
+    }
+}
+
+/// `wakeup_preempt_entity()`'s comparison as v6.2 writes it: -1 when the wakee is not ahead,
+/// else 1 when `vdiff` beats the wakee's granularity, else 0. The decision log's
+/// counterfactuals call it with another granularity.
+pub fn v62_wakeup_verdict(vdiff: i64, gran: i64) -> i32 {
+    if vdiff <= 0 {
+        -1
+    } else {
+        i32::from(vdiff > gran)
     }
 }

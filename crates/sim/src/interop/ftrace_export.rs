@@ -104,6 +104,13 @@ pub(super) fn counting_pass(v: &Validated) -> Result<(u64, Vec<i32>), ScenarioEr
 /// (start, end, task, why it began, the closed slice, the overhead it began with).
 type Stint<'a> = (u64, u64, u32, StartWhy, Option<&'a Slice>, u32);
 
+/// When the task of a stint that began at `start` was woken: its wakeup latency `lat` runs to
+/// the first useful instruction, after the stint's `overhead` (`machine.costs`).
+fn woken_at(start: u64, lat: u64, overhead: u32) -> u64 {
+    let lat = lat.saturating_sub(u64::from(overhead));
+    start - lat.min(start)
+}
+
 /// Export a run made with `Sim::enable_trace()` (from its start) and kept whole. Stints still
 /// running at the end are switched in and left open. A stint begun and preempted within one
 /// instant leaves no slice but used a wakeup latency: the wakeups of its task that follow may
@@ -141,10 +148,8 @@ pub fn to_ftrace(sim: &Sim) -> String {
         if j > 0 && wakes[j - 1].0 != task {
             k = 0;
         }
-        // The latency runs to the first useful instruction, after the stint's overhead.
         let lat = sim.tasks[task as usize].stats.wakeup_latency.get(k).copied().unwrap_or(0);
-        let lat = lat.saturating_sub(u64::from(per_cpu[c][i].5));
-        woke[c][i] = start - lat.min(start);
+        woke[c][i] = woken_at(start, lat, per_cpu[c][i].5);
         k += 1;
     }
     for (c, list) in per_cpu.iter().enumerate() {
@@ -285,10 +290,7 @@ impl Stream {
             let task = &sim.tasks[o.task as usize];
             let woke = match o.start_why {
                 // Recorded by this very switch in, the last so far.
-                StartWhy::Wakeup => {
-                    let lat = task.stats.wakeup_latency.last().copied().unwrap_or(0).saturating_sub(u64::from(o.overhead_ns));
-                    o.start_ns - lat.min(o.start_ns)
-                }
+                StartWhy::Wakeup => woken_at(o.start_ns, task.stats.wakeup_latency.last().copied().unwrap_or(0), o.overhead_ns),
                 StartWhy::Fork => task.start_ns.min(o.start_ns),
                 StartWhy::Resume => o.start_ns,
             };

@@ -62,7 +62,7 @@ pub fn wakeup_verdict(f: &Fair, d: &Decision, change: Change) -> Option<i32> {
     }
     if !f.v12 {
         return match change {
-            Change::Nice(_) => Some(if vdiff <= 0 { -1 } else { i32::from(vdiff > wakee_gran) }),
+            Change::Nice(_) => Some(crate::cfs::wakeup::v62_wakeup_verdict(vdiff, wakee_gran)),
             _ => None,
         };
     }
