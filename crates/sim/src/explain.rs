@@ -42,6 +42,17 @@ pub enum Why {
         latency_max: u64,
         /// v12's `delta > get_latency_max()` trigger fired (and ideal_runtime alone did not).
         by_latency_max: bool,
+        /// The vruntime comparison was made (curr ran at least min_granularity, a leftmost
+        /// was queued, and under v12 delta reached the offset).
+        compared: bool,
+        /// `sched_slice()`'s inputs, for the counterfactuals: the period, curr's weight, its
+        /// cfs_rq's load weight, and the floor (min_granularity, or the idle one).
+        period: u64,
+        weight: u64,
+        rq_weight: u64,
+        min_gran: u64,
+        /// curr is below a group entity (its slice is scaled at every level).
+        via_groups: bool,
     },
     /// EEVDF wakeup: the wakee preempts if it is what `pick_eevdf()` would now choose.
     EevdfWakeup {
@@ -55,11 +66,114 @@ pub enum Why {
         /// v6.12 PREEMPT_SHORT lifted that protection.
         preempt_short: bool,
         picked: u32,
+        /// The earliest deadline among the other eligible entities (neither curr nor the
+        /// wakee), relative to V; `NO_DEADLINE` when there is none.
+        others_deadline_rel: i64,
+        /// The entities compared are the tasks themselves (not group entities above them).
+        tasks_compared: bool,
+        /// The slices of the two entities' requests, and the wakee's weight.
+        wakee_slice: u64,
+        curr_slice: u64,
+        wakee_weight: u64,
     },
-    /// EEVDF tick: curr used up its request (vruntime reached the deadline).
-    EevdfTick { used_up: bool, vruntime_rel: i64, deadline_rel: i64 },
-    /// A pick by `__schedule()`: `prev` (NIL if idle) → `task`.
-    Pick { prev: u32, key_rel: i64, lag: i64, eligible: bool, eevdf: bool },
+    /// EEVDF tick: whether curr used up its request (vruntime reached the deadline). Both
+    /// relative to V after the tick's update_curr(); the deadline is the one compared, before
+    /// a new request replaced it. `slice` and `weight` are the request's.
+    EevdfTick {
+        used_up: bool,
+        vruntime_rel: i64,
+        deadline_rel: i64,
+        slice: u64,
+        weight: u64,
+        /// curr was running to parity (vlag == deadline, set at its pick) before the tick,
+        /// and is eligible after it: v6.12's `did_preempt_short()` reschedules an
+        /// unprotected, ineligible curr.
+        protected: bool,
+        eligible: bool,
+        /// A reschedule was already asked for in this instant.
+        pending: bool,
+    },
+    /// A pick by `__schedule()`: `prev` (NIL if idle) → `task`, at the task's own cfs_rq.
+    Pick {
+        prev: u32,
+        key_rel: i64,
+        lag: i64,
+        eligible: bool,
+        eevdf: bool,
+        /// The rule of `pick_next_entity()` / `pick_eevdf()` that chose it.
+        from: PickFrom,
+        /// The entity the pick would have been without the rule that chose: tasks_timeline's
+        /// leftmost without the buddies, the buddies' choice without v12's latency tree,
+        /// `pick_eevdf()` without NEXT_BUDDY or RUN_TO_PARITY; NIL when that is the pick itself.
+        instead: u32,
+        /// Entities queued at that cfs_rq when it picked (curr included), and how many of
+        /// them were eligible (EEVDF; all under CFS).
+        queued: u16,
+        eligible_count: u16,
+    },
+}
+
+/// `EevdfWakeup::others_deadline_rel` when no other entity is eligible.
+pub const NO_DEADLINE: i64 = i64::MAX;
+
+/// What the last `pick_next_entity()` chose between, kept by the fair class while the log
+/// records (the pick's own state is gone once the picked entity leaves the tree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PickNote {
+    pub from: PickFrom,
+    pub instead: u32,
+    pub queued: u16,
+    pub eligible_count: u16,
+}
+
+impl Default for PickNote {
+    fn default() -> Self {
+        PickNote {
+            from: PickFrom::Leftmost,
+            instead: NIL,
+            queued: 0,
+            eligible_count: 0,
+        }
+    }
+}
+
+/// Which rule of the pick chose the entity, in the kernel's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PickFrom {
+    /// CFS: the leftmost of tasks_timeline (the smallest vruntime).
+    #[default]
+    Leftmost,
+    /// CFS: curr, left of the tree's leftmost (group levels).
+    Curr,
+    /// CFS: the second entity, because the leftmost was the skip buddy (`yield_task_fair()`).
+    Second,
+    /// The next buddy (CFS: a wakee that asked for it, not unfair to the leftmost; EEVDF:
+    /// NEXT_BUDDY, eligible).
+    NextBuddy,
+    /// CFS: the last buddy, the task a wakeup preempted, given the CPU back.
+    LastBuddy,
+    /// v12: the first of latency_timeline, within wakeup_gran of the pick without it.
+    LatencyTree,
+    /// EEVDF: curr kept to the end of its request (RUN_TO_PARITY), or by the RFCs' rules.
+    RunToParity,
+    /// EEVDF: the earliest eligible virtual deadline (`pick_eevdf()`'s search).
+    EarliestDeadline,
+}
+
+impl PickFrom {
+    /// The rule in a few words, for the log.
+    pub fn label(self) -> &'static str {
+        match self {
+            PickFrom::Leftmost => "the leftmost of tasks_timeline",
+            PickFrom::Curr => "curr, left of tasks_timeline's leftmost",
+            PickFrom::Second => "the second of tasks_timeline (the leftmost is the skip buddy)",
+            PickFrom::NextBuddy => "the next buddy",
+            PickFrom::LastBuddy => "the last buddy (the task a wakeup preempted)",
+            PickFrom::LatencyTree => "the first of latency_timeline",
+            PickFrom::RunToParity => "curr, running to parity",
+            PickFrom::EarliestDeadline => "the earliest eligible deadline",
+        }
+    }
 }
 
 /// Where a decision is taken: the core function, its file and line (declared beside it with
@@ -131,7 +245,15 @@ impl Decision {
                 }
                 s
             }
-            Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max } => {
+            Why::CfsTick {
+                delta_exec,
+                ideal_runtime,
+                delta,
+                offset,
+                latency_max,
+                by_latency_max,
+                ..
+            } => {
                 if !self.outcome {
                     format!("tick: {t} ran {} of its {} slice; keeps the CPU", ms(delta_exec as i64), ms(ideal_runtime as i64))
                 } else if by_latency_max {
@@ -147,7 +269,17 @@ impl Decision {
                     format!("tick: {t} is {} ahead of the leftmost, more than its slice {} → rescheduled", ms(delta), ms(ideal_runtime as i64))
                 }
             }
-            Why::EevdfWakeup { wakee_lag, wakee_deadline_rel, wakee_eligible, curr_deadline_rel, curr_eligible, curr_protected, preempt_short, picked } => {
+            Why::EevdfWakeup {
+                wakee_lag,
+                wakee_deadline_rel,
+                wakee_eligible,
+                curr_deadline_rel,
+                curr_eligible,
+                curr_protected,
+                preempt_short,
+                picked,
+                ..
+            } => {
                 let mut s = format!(
                     "{t} woke with lag {} ({}), deadline {} vs {o}'s {} ({})",
                     ms(wakee_lag),
@@ -168,24 +300,67 @@ impl Decision {
                 };
                 s
             }
-            Why::EevdfTick { used_up, vruntime_rel, deadline_rel } => {
+            Why::EevdfTick { used_up, vruntime_rel, deadline_rel, pending, .. } => {
+                let before = ms(deadline_rel - vruntime_rel);
                 if used_up {
-                    format!("{t} used up its request (vruntime reached the deadline {}) → new deadline, rescheduled", ms(deadline_rel.min(vruntime_rel)))
+                    format!(
+                        "{t} used up its request (vruntime {} reached the deadline {}) → new deadline, rescheduled",
+                        ms(vruntime_rel),
+                        ms(deadline_rel)
+                    )
+                } else if !self.outcome {
+                    format!("tick: {t} is {before} before its deadline; keeps the CPU")
+                } else if pending {
+                    format!("tick: {t} is {before} before its deadline; a reschedule was already asked for in this instant")
                 } else {
-                    format!("tick: {t} is {} before its deadline; keeps the CPU", ms(deadline_rel - vruntime_rel))
+                    format!("tick: {t} is {before} before its deadline, but no longer runs to parity and is not eligible (did_preempt_short(), v6.12) → rescheduled")
                 }
             }
-            Why::Pick { prev, key_rel, lag, eligible, eevdf } => {
-                let from = if prev == NIL { "idle".to_string() } else { who(prev) };
+            Why::Pick {
+                prev,
+                key_rel,
+                lag,
+                eligible,
+                eevdf,
+                from,
+                instead,
+                queued,
+                eligible_count,
+            } => {
+                let after = if prev == NIL {
+                    "idle".to_string()
+                } else {
+                    who(prev)
+                };
+                let mut s = format!("pick: {t} after {after}: {}", from.label());
                 if eevdf {
-                    format!(
-                        "pick: {t} after {from}: the earliest deadline among eligible entities (lag {}, {})",
+                    s += &format!(
+                        " (lag {}, {}; {eligible_count} of {queued} queued eligible)",
                         ms(lag),
                         if eligible { "eligible" } else { "not eligible" }
-                    )
+                    );
+                    if instead != NIL {
+                        s += &format!("; without it pick_eevdf() chooses {}", who(instead));
+                    }
                 } else {
-                    format!("pick: {t} after {from}: vruntime {} above min_vruntime", ms(key_rel))
+                    s += &format!(
+                        " (vruntime {} above min_vruntime; {queued} queued)",
+                        ms(key_rel)
+                    );
+                    if instead != NIL {
+                        s += &match from {
+                            PickFrom::Second => {
+                                format!(" instead of the leftmost {}", who(instead))
+                            }
+                            PickFrom::LatencyTree => format!(
+                                ", within wakeup_gran of {}, the pick without it",
+                                who(instead)
+                            ),
+                            _ => format!(", within wakeup_gran of the leftmost {}", who(instead)),
+                        };
+                    }
                 }
+                s
             }
         }
     }

@@ -259,9 +259,14 @@ impl Fair {
     /// `pick_next_entity()` (v6.2; v12 8/8 appends the latency-tree check): leftmost (or
     /// curr if left of it), avoid the skip buddy, prefer next then last buddy when not unfair.
     pub fn pick_next_entity(&mut self, rq: u32, curr: u32) -> u32 {
+        use crate::explain::PickFrom;
         let mut left = self.pick_first_entity(rq);
-        if left == NIL || (curr != NIL && entity_before(&self.ents[curr as usize], &self.ents[left as usize])) {
+        let mut from = PickFrom::Leftmost;
+        if left == NIL
+            || (curr != NIL && entity_before(&self.ents[curr as usize], &self.ents[left as usize]))
+        {
             left = curr;
+            from = PickFrom::Curr;
         }
         let mut se = left;
 
@@ -279,22 +284,51 @@ impl Fair {
             };
             if second != NIL && self.wakeup_preempt_entity(rq, second, left) < 1 {
                 se = second;
+                from = if se == left { from } else { PickFrom::Second };
             }
         }
 
         if next != NIL && self.wakeup_preempt_entity(rq, next, left) < 1 {
             // Someone really wants this to run; if it's not unfair, run it.
             se = next;
+            // Named by the rule only where the rule changed the choice.
+            from = if se == left {
+                from
+            } else {
+                PickFrom::NextBuddy
+            };
         } else if last != NIL && self.wakeup_preempt_entity(rq, last, left) < 1 {
             // Prefer the last buddy: give the CPU back to a preempted task.
             se = last;
+            from = if se == left {
+                from
+            } else {
+                PickFrom::LastBuddy
+            };
         }
 
+        // What tasks_timeline and the buddies chose, which the latency tree may override.
+        let without_latency = se;
         if self.v12 && self.cfg.feat.latency_list {
             let latency = self.pick_first_latency(rq);
             if latency != NIL && latency != se && self.wakeup_preempt_entity(rq, latency, se) < 1 {
                 se = latency;
+                from = PickFrom::LatencyTree;
             }
+        }
+        if self.log.is_some() {
+            let queued = self.cfs_rqs[rq as usize].nr_running.min(u16::MAX as u32) as u16;
+            let instead = match from {
+                PickFrom::LatencyTree => without_latency,
+                _ if se == left => NIL,
+                _ => left,
+            };
+            self.pick_note = crate::explain::PickNote {
+                from,
+                instead,
+                queued,
+                eligible_count: queued,
+            };
         }
         se
     }
@@ -333,14 +367,45 @@ impl Fair {
             (d, if self.v12 { self.wakeup_latency_gran(curr, left) } else { 0 })
         };
         let latency_max = self.get_latency_max();
-        let by_slice = delta_exec > ideal_runtime || (delta >= offset && (delta as u64) > ideal_runtime && delta_exec >= self.cfg.min_granularity_ns);
+        let by_slice = delta_exec > ideal_runtime
+            || (delta >= offset
+                && (delta as u64) > ideal_runtime
+                && delta_exec >= self.cfg.min_granularity_ns);
+        let compared = delta_exec <= ideal_runtime
+            && delta_exec >= self.cfg.min_granularity_ns
+            && left != NIL
+            && delta >= offset;
+        let cpu = self.cfs_rqs[rq as usize].cpu;
+        let period =
+            self.sched_period(self.cfs_rqs[self.root_rq(cpu) as usize].h_nr_running as u64);
+        let q = &self.cfs_rqs[rq as usize];
+        let c = &self.ents[curr as usize];
+        let min_gran = if c.is_idle() && !(q.nr_running != 0 && q.nr_running == q.idle_nr_running) {
+            self.cfg.idle_min_granularity_ns
+        } else {
+            self.cfg.min_granularity_ns
+        };
+        let why = crate::explain::Why::CfsTick {
+            delta_exec,
+            ideal_runtime,
+            delta,
+            offset,
+            latency_max,
+            by_latency_max: fired && !by_slice,
+            compared,
+            period,
+            weight: c.load.weight,
+            rq_weight: q.load.weight,
+            min_gran,
+            via_groups: c.parent != NIL,
+        };
         let d = crate::explain::Decision {
             at_ns: self.now,
-            cpu: self.cfs_rqs[rq as usize].cpu,
+            cpu,
             task: curr,
             other: NIL,
             outcome: fired,
-            why: crate::explain::Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max: fired && !by_slice },
+            why,
             site,
         };
         self.record(d);

@@ -142,6 +142,8 @@ pub struct Fair {
     pub pelt: bool,
     /// The decision log, when recording (`crate::explain`).
     pub log: Option<Vec<crate::explain::Decision>>,
+    /// What the last pick chose between, while the log records.
+    pub pick_note: crate::explain::PickNote,
     /// What an EEVDF `update_curr()` that reschedules is attributed to: set by the entry
     /// point that called it (tick, wakeup, fork, setattr).
     pub ctx: ReschedCause,
@@ -175,6 +177,7 @@ impl Fair {
             tgs: Vec::new(),
             pelt: false,
             log: None,
+            pick_note: crate::explain::PickNote::default(),
             ents: Vec::with_capacity(nr_entities),
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],

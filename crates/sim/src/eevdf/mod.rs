@@ -14,10 +14,11 @@
 //! Files: `avg.rs` (avg_vruntime, eligibility, lag, min_vruntime), `tree.rs` (the augmented
 //! `tasks_timeline` and `pick_eevdf`), `place.rs` (place_entity, update_deadline, reweight),
 //! `entity_ops.rs` (update_curr … entity_tick), `task_ops.rs` (the class hooks), `view.rs`
-//! (the per-entity state the app draws).
+//! (the per-entity state the app draws), `explain.rs` (what the decision log adds).
 
 pub mod avg;
 pub mod entity_ops;
+pub mod explain;
 pub mod place;
 pub mod task_ops;
 pub mod tree;

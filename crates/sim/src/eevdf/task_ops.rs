@@ -169,9 +169,15 @@ fn pick_next_entity(f: &mut Fair, rq: u32) -> u32 {
         if f.ents[next as usize].sched_delayed {
             f.set_fault(format!("pick_next_entity: next buddy {next} is delayed"));
         }
+        if f.log.is_some() {
+            super::explain::note_pick(f, rq, next, true);
+        }
         return next;
     }
     let se = pick_eevdf(f, rq, NIL);
+    if f.log.is_some() {
+        super::explain::note_pick(f, rq, se, false);
+    }
     if f.ents[se as usize].sched_delayed {
         dequeue_entities(f, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
         return NIL;
@@ -237,21 +243,32 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
     static SITE: crate::explain::Site =
         crate::decision_site!("eevdf::task_ops::task_tick_fair", "entity_tick() → update_curr() → update_deadline(), fair.c v6.6 / v6.12");
     f.ctx = ReschedCause::Tick;
+    // The deadline update_deadline() compares with, before a new request replaces it, and
+    // what did_preempt_short() reads of it; a reschedule already asked for in this instant.
+    let (deadline, slice) = (f.ents[se as usize].deadline, f.ents[se as usize].slice);
+    let protected = f.ents[se as usize].vlag as u64 == deadline;
+    let cpu = f.cfs_rqs[f.ents[se as usize].cfs_rq as usize].cpu;
+    let pending = f.need_resched(cpu);
     let mut s = se;
     while s != NIL {
         let q = f.ents[s as usize].cfs_rq;
         entity_tick(f, q, s);
         s = f.ents[s as usize].parent;
     }
-    let cpu = f.cfs_rqs[f.ents[se as usize].cfs_rq as usize].cpu;
     if f.log.is_some() {
         let q = f.ents[se as usize].cfs_rq;
         let v = super::avg::avg_vruntime(f, q);
+        let eligible = entity_eligible(f, q, se);
         let e = &f.ents[se as usize];
         let why = crate::explain::Why::EevdfTick {
-            used_up: f.need_resched(cpu),
+            used_up: (e.vruntime.wrapping_sub(deadline) as i64) >= 0,
             vruntime_rel: e.vruntime.wrapping_sub(v) as i64,
-            deadline_rel: e.deadline.wrapping_sub(v) as i64,
+            deadline_rel: deadline.wrapping_sub(v) as i64,
+            slice,
+            weight: e.load.weight,
+            protected,
+            eligible,
+            pending,
         };
         let d = crate::explain::Decision { at_ns: f.now, cpu, task: se, other: NIL, outcome: f.need_resched(cpu), why, site: &SITE };
         f.record(d);
@@ -349,6 +366,7 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
         f.resched_curr(cpu, cause);
     }
     if f.log.is_some() {
+        let others_deadline_rel = super::explain::others_deadline_rel(f, q, se, pse);
         let v = super::avg::avg_vruntime(f, q);
         let rel = |x: u64| x.wrapping_sub(v) as i64;
         let (e, pe) = (&f.ents[se as usize], &f.ents[pse as usize]);
@@ -361,6 +379,11 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
             curr_protected: protected,
             preempt_short: short,
             picked: f.task_of(picked),
+            others_deadline_rel,
+            tasks_compared: se == curr && pse == p,
+            wakee_slice: pe.slice,
+            curr_slice: e.slice,
+            wakee_weight: pe.load.weight,
         };
         let d = crate::explain::Decision { at_ns: f.now, cpu, task: p, other: curr, outcome: picked == pse, why, site: &SITE };
         f.record(d);

@@ -61,9 +61,37 @@ impl Sim {
             (0, true)
         };
         let key_rel = e.vruntime.wrapping_sub(f.cfs_rqs[q as usize].min_vruntime) as i64;
-        let why = crate::explain::Why::Pick { prev, key_rel, lag, eligible, eevdf };
-        let site = if eevdf { crate::eevdf::tree::pick_site() } else { crate::cfs::Fair::pick_site() };
-        let d = crate::explain::Decision { at_ns: self.now, cpu, task: next, other: NIL, outcome: true, why, site };
+        let n = f.pick_note;
+        let instead = if n.instead == NIL {
+            NIL
+        } else {
+            f.task_of(n.instead)
+        };
+        let why = crate::explain::Why::Pick {
+            prev,
+            key_rel,
+            lag,
+            eligible,
+            eevdf,
+            from: n.from,
+            instead,
+            queued: n.queued,
+            eligible_count: n.eligible_count,
+        };
+        let site = if eevdf {
+            crate::eevdf::tree::pick_site()
+        } else {
+            crate::cfs::Fair::pick_site()
+        };
+        let d = crate::explain::Decision {
+            at_ns: self.now,
+            cpu,
+            task: next,
+            other: NIL,
+            outcome: true,
+            why,
+            site,
+        };
         self.fair.record(d);
     }
 

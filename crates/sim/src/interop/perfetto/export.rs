@@ -268,7 +268,15 @@ fn why_numbers(w: &Why) -> (&'static str, Vec<(&'static str, i64)>) {
                 ("via_groups", b(via_groups)),
             ],
         ),
-        Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max } => (
+        Why::CfsTick {
+            delta_exec,
+            ideal_runtime,
+            delta,
+            offset,
+            latency_max,
+            by_latency_max,
+            ..
+        } => (
             "tick preemption check",
             vec![
                 ("delta_exec", delta_exec as i64),
@@ -291,10 +299,38 @@ fn why_numbers(w: &Why) -> (&'static str, Vec<(&'static str, i64)>) {
                 ("preempt_short", b(preempt_short)),
             ],
         ),
-        Why::EevdfTick { used_up, vruntime_rel, deadline_rel } => {
-            ("tick check", vec![("used_up", b(used_up)), ("vruntime_rel", vruntime_rel), ("deadline_rel", deadline_rel)])
-        }
-        Why::Pick { key_rel, lag, eligible, eevdf, .. } => ("pick", vec![("key_rel", key_rel), ("lag", lag), ("eligible", b(eligible)), ("eevdf", b(eevdf))]),
+        Why::EevdfTick {
+            used_up,
+            vruntime_rel,
+            deadline_rel,
+            ..
+        } => (
+            "tick check",
+            vec![
+                ("used_up", b(used_up)),
+                ("vruntime_rel", vruntime_rel),
+                ("deadline_rel", deadline_rel),
+            ],
+        ),
+        Why::Pick {
+            key_rel,
+            lag,
+            eligible,
+            eevdf,
+            queued,
+            eligible_count,
+            ..
+        } => (
+            "pick",
+            vec![
+                ("key_rel", key_rel),
+                ("lag", lag),
+                ("eligible", b(eligible)),
+                ("eevdf", b(eevdf)),
+                ("queued", i64::from(queued)),
+                ("eligible_count", i64::from(eligible_count)),
+            ],
+        ),
     }
 }
 
