@@ -172,7 +172,7 @@ impl App {
                     { self.sched_panel() }
                 </div>
                 { self.view_groups() }
-                <crate::page::panels::measure::MeasurePanel text={self.text.clone()}
+                <crate::page::panels::measure::MeasurePanel text={self.text.clone()} on_seek={self.cb.seek.clone()}
                     selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
             </section>
         }

@@ -143,7 +143,7 @@ pub struct Entry {
     /// A v12 clamp bound and the outcome would differ without it.
     pub clamp_decided: bool,
     pub text: String,
-    /// Under a CFS / v12 wakeup check: the changes that would have turned the outcome the
+    /// Under a wakeup or tick check: the changes that would have turned the outcome the
     /// other way, in words (`measure::counterfactual`); empty when none would.
     #[serde(default)]
     pub whatif: Vec<String>,

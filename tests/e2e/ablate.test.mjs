@@ -38,4 +38,8 @@ test('A/B: what changed and why — the clamps\' impact in each run and where th
   assertEqual(await page.locator('#btn-ab-divergence').getAttribute('data-at-ns'), at, 'the marker is the first divergence');
   await page.click('#btn-ab-divergence');
   assert(/First divergence, at/.test(await page.locator('#btn-ab-divergence').innerText()), 'the button names it');
+  // Each diverging decision moves the time cursor to it: run A (the scenario) at that decision.
+  const when = (await first.locator('button.seek').innerText()).trim();
+  await first.locator('button.seek').click();
+  await page.waitForFunction((w) => document.querySelector('#time')?.textContent.startsWith(w + ' /'), when, { timeout: 30_000 });
 }, { timeout: 120_000 });

@@ -8,11 +8,11 @@
 //! checkpoint taken at `upto`, drops what was recorded from `upto` on, and the replay records
 //! it again (the run is deterministic), so the log always ends at the current time.
 
-use fairground_sim::measure::counterfactual::{standard_changes, wakeup_verdict};
-use fairground_sim::measure::diverge::flipped_by_clamp;
 use fairground_sim::engine::Sim;
 use fairground_sim::entity::NIL;
 use fairground_sim::explain::{why_stint, Decision, Why};
+use fairground_sim::measure::counterfactual::{outcome, standard_changes};
+use fairground_sim::measure::diverge::flipped_by_clamp;
 use fairground_sim::rbtree::{Color, RbOp, RbShape};
 use fairground_sim::view::{key_sample, rq_view, KeySample, NodeInfo};
 
@@ -308,17 +308,21 @@ fn clamp_decided(sim: &Sim, d: &Decision) -> bool {
     sim.fair.v12 && flipped_by_clamp(d, sim.fair.cfg.feat.latency_max_clamp_wakeup)
 }
 
-/// Under a CFS / v12 wakeup check, the changes that would have turned it the other way.
+/// Under a wakeup or tick check, the changes that would have turned it the other way
+/// (`measure::counterfactual`).
 fn whatif(sim: &Sim, d: &Decision) -> Vec<String> {
-    if !matches!(d.why, Why::CfsWakeup { .. }) {
-        return Vec::new();
-    }
-    let preempted = d.outcome;
-    standard_changes(&sim.fair)
+    let (who, yes, no) = match d.why {
+        Why::CfsWakeup { .. } | Why::EevdfWakeup { .. } => {
+            ("wakee", "preempts", "does not preempt")
+        }
+        Why::CfsTick { .. } | Why::EevdfTick { .. } => ("curr", "rescheduled", "keeps the CPU"),
+        Why::Pick { .. } => return Vec::new(),
+    };
+    standard_changes(&sim.fair, d)
         .into_iter()
         .filter_map(|c| {
-            let v = wakeup_verdict(&sim.fair, d, c)?;
-            ((v == 1) != preempted).then(|| format!("{} → {}", c.label(), if v == 1 { "preempts" } else { "does not preempt" }))
+            let v = outcome(&sim.fair, d, c)?;
+            (v != d.outcome).then(|| format!("{} → {}", c.label_for(who), if v { yes } else { no }))
         })
         .collect()
 }

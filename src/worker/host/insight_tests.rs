@@ -261,3 +261,46 @@ fn the_clamp_filter_keeps_only_the_checks_a_clamp_decided_and_says_what_if() {
         }
     }
 }
+
+/// Under four-policies (eevdf-v6.12: a periodic task with a 0.1 ms slice, a bursty worker,
+/// three hogs) the log offers what-ifs under ticks and wakeups too, each naming a change
+/// the counterfactuals know, and pick entries name the rule that chose.
+#[test]
+fn eevdf_ticks_and_wakeups_say_what_if_and_picks_say_which_rule() {
+    let (mut h, _) = Host::load(&shipped("four-policies")).unwrap();
+    h.set_insight(log_ask(), &unlimited());
+    h.seek(300_000_000, &unlimited());
+    let entries: Vec<_> = h
+        .insight
+        .decisions
+        .iter()
+        .zip(&h.insight.attrs)
+        .map(|(d, a)| super::entry(&h.sim, d, a))
+        .collect();
+    let with = |kind: u8| {
+        entries
+            .iter()
+            .filter(|e| e.kind == kind && !e.whatif.is_empty())
+            .count()
+    };
+    assert!(
+        with(KIND_TICK) > 0 && with(KIND_WAKEUP) > 0,
+        "ticks {} wakeups {}",
+        with(KIND_TICK),
+        with(KIND_WAKEUP)
+    );
+    for e in entries.iter().filter(|e| e.kind == KIND_TICK) {
+        for w in &e.whatif {
+            assert!(
+                w.starts_with("curr with a ")
+                    && (w.ends_with("→ rescheduled") || w.ends_with("→ keeps the CPU")),
+                "{w}"
+            );
+        }
+    }
+    assert!(entries
+        .iter()
+        .filter(|e| e.kind == KIND_PICK)
+        .all(|e| e.text.contains("the earliest eligible deadline")
+            || e.text.contains("the next buddy")));
+}

@@ -40,7 +40,7 @@ fn change(l: &AbLine) -> (String, &'static str) {
     }
 }
 
-pub fn view_ab(t: &AbTable, ms: f64) -> Html {
+pub fn view_ab(t: &AbTable, ms: f64, on_seek: &Callback<u64>) -> Html {
     let shown = t.tasks.len().min(MAX_TABLES);
     html! {
         <div id="ab-result" data-tasks={t.tasks.len().to_string()} data-ms={format!("{ms:.0}")}>
@@ -53,7 +53,7 @@ pub fn view_ab(t: &AbTable, ms: f64) -> Html {
                 <p class="hint">{ format!("Showing {shown} of {} tasks; the CSV has them all.", t.tasks.len()) }</p>
             }
             if let Some(w) = &t.why {
-                { view_why(w) }
+                { view_why(w, on_seek) }
             }
             <div class="ab-grid">
                 { for t.tasks.iter().take(shown).map(|task| html! {
@@ -82,7 +82,7 @@ pub fn view_ab(t: &AbTable, ms: f64) -> Html {
 }
 
 /// What changed, and why: the clamps' impact in each run, and where the two runs part.
-fn view_why(w: &AbWhy) -> Html {
+fn view_why(w: &AbWhy, on_seek: &Callback<u64>) -> Html {
     const SITES: [&str; 3] = ["wakeup granularity", "latency offset", "tick"];
     html! {
         <div id="ab-why">
@@ -107,13 +107,16 @@ fn view_why(w: &AbWhy) -> Html {
                 <details id="ab-divergence" open=true>
                     <summary>{ format!("Where the runs part: first at {}", format::fmt_time(w.divergences[0].0)) }</summary>
                     <ol>
-                        { for w.divergences.iter().map(|(at, a, b)| html! {
+                        { for w.divergences.iter().map(|(at, a, b)| {
+                            let (seek, at) = (on_seek.clone(), *at);
+                            html! {
                             <li data-at-ns={at.to_string()}>
-                                <span class="when">{ format::fmt_time(*at) }</span>
+                                <button class="seek when" title="Move the time cursor here: the timeline, the trees and the decision log show run A at this decision"
+                                    onclick={Callback::from(move |_| seek.emit(at))}>{ format::fmt_time(at) }</button>
                                 <div class="a">{ "A: " }{ a }</div>
                                 <div class="b">{ "B: " }{ b }</div>
                             </li>
-                        }) }
+                        }}) }
                     </ol>
                 </details>
             }

@@ -32,6 +32,9 @@ pub struct Props {
     pub text: Option<String>,
     /// The task selected in the timeline or the tasks table.
     pub selected: Option<String>,
+    /// Move the time cursor (a diverging decision of the A/B: A is the scenario as it runs).
+    #[prop_or_default]
+    pub on_seek: Callback<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -540,7 +543,7 @@ impl Component for MeasurePanel {
                     }
                 </p>
                 if let Some((t, ms)) = &self.ab {
-                    { ab_view::view_ab(t, *ms) }
+                    { ab_view::view_ab(t, *ms, &ctx.props().on_seek) }
                     <ab_charts::AbCharts ab={t.clone()} />
                     <details><summary>{ "As text" }</summary><pre id="ab-text">{ &t.text }</pre></details>
                 }
