@@ -197,3 +197,51 @@ fn lesson_3s_eligibility_answer_is_about_the_state_on_screen() {
     assert_eq!(a.value == "yes", e.on_rq && e.lag >= 0, "{}; B's lag on screen {}", a.explanation, e.lag);
     assert!(a.explanation.contains(&format!("{:.3} ms", e.lag as f64 / 1e6)), "{}", a.explanation);
 }
+
+/// docs/lessons.md's example is a valid lesson whose placeholders fill, and a misspelt switch
+/// is named with its step and field, as the page says.
+#[test]
+fn the_authoring_guides_example_runs_and_its_errors_name_step_and_field() {
+    let doc = include_str!("../../../docs/lessons.md");
+    let start = doc.find("```jsonc\n").expect("the example") + "```jsonc\n".len();
+    let example = &doc[start..start + doc[start..].find("```").expect("its end")];
+    let v = parse_scenario(example).expect("the example is valid");
+    let lesson = v.scenario.lesson.as_ref().expect("a lesson");
+    assert_eq!(lesson.steps.len(), 3);
+    let mut sim = Sim::new(&v).expect("sim");
+    sim.run();
+    let report = sim.report();
+    for s in &lesson.steps {
+        let text = render_text(&s.text, &report).expect("placeholders fill");
+        assert!(!text.contains("{{"), "{text}");
+    }
+    assert!(answer(&v, &lesson.steps[1]).expect("answers").is_some());
+    let bad = example.replace("\"switch\": \"latency_max_clamp_offset\"", "\"switch\": \"latency_clamp\"");
+    let e = parse_scenario(&bad).expect_err("an unknown switch");
+    assert_eq!(e.path, "lesson.steps[2].highlight[1].switch");
+    assert!(e.message.contains("no scheduler feature named \"latency_clamp\""), "{}", e.message);
+}
+
+/// Lesson 5 stages a moment where a latency-sensitive task waits in latency_timeline, and the
+/// pick that follows comes from that tree: M, queued after N at the same vruntime, runs first.
+#[test]
+fn lesson_5_shows_a_task_waiting_in_latency_timeline_and_picked_from_it() {
+    use fairground_sim::explain::{PickFrom, Why};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/scenarios/lesson-5-latency-nice.json")).expect("shipped");
+    let v = parse_scenario(&text).expect("valid");
+    let lesson = v.scenario.lesson.as_ref().expect("a lesson");
+    let step = lesson.steps.iter().find(|s| s.text.contains("also in `latency_timeline`")).expect("the step about latency_timeline");
+    let mut sim = Sim::new(&v).expect("sim");
+    sim.fair.enable_log();
+    sim.run_through(step.at_ns);
+    let view = fairground_sim::view::rq_view(&sim.fair, 0);
+    let waiting: Vec<String> = view.latency_timeline.nodes.iter().map(|n| sim.tasks[n.0 as usize].name.clone()).collect();
+    assert_eq!(waiting, ["M"], "latency_timeline at the step");
+    let a = answer(&v, step).expect("answers").expect("a question");
+    assert_eq!(a.value, "M");
+    let log = sim.fair.log.clone().unwrap_or_default();
+    let mut more = sim;
+    more.run_through(a.at_ns);
+    let pick = more.fair.log.as_deref().unwrap_or_default()[log.len()..].iter().find(|d| matches!(d.why, Why::Pick { .. })).copied().expect("the pick");
+    assert!(matches!(pick.why, Why::Pick { from: PickFrom::LatencyTree, .. }), "{:?}", pick.why);
+}

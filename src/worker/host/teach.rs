@@ -43,6 +43,7 @@ impl Host {
                         Highlight::Tree(c) => ("tree".to_string(), c.to_string()),
                         Highlight::Decision(d) => ("decision".to_string(), d.clone()),
                         Highlight::Histogram(n) => ("histogram".to_string(), n.clone()),
+                        Highlight::Switch(n) => ("switch".to_string(), n.clone()),
                     })
                     .collect();
                 let choices = match s.question.as_ref().map(|q| &q.kind) {

@@ -61,7 +61,7 @@ fn one_highlight(v: &Value, path: &str) -> R<Highlight> {
     let o = obj(v, path)?;
     let mut it = o.iter();
     let (Some((k, x)), None) = (it.next(), it.next()) else {
-        return Err(expected(path, "an object with one of task, cpu, tree, decision, histogram", v));
+        return Err(expected(path, "an object with one of task, cpu, tree, decision, histogram, switch", v));
     };
     let kp = key(path, k);
     Ok(match k.as_str() {
@@ -70,7 +70,14 @@ fn one_highlight(v: &Value, path: &str) -> R<Highlight> {
         "tree" => Highlight::Tree(u32_in(x, &kp, 0, 1023)?),
         "decision" => Highlight::Decision(one_of(x, &kp, &[("wakeup", "wakeup"), ("tick", "tick"), ("pick", "pick")])?.to_string()),
         "histogram" => Highlight::Histogram(string(x, &kp, "a task name")?.to_string()),
-        _ => return Err(unknown(path, k, &["task", "cpu", "tree", "decision", "histogram"])),
+        "switch" => {
+            let name = string(x, &kp, "a scheduler feature")?;
+            if !super::parse::FEATURE_KEYS.contains(&name) {
+                return Err(ScenarioError::at(kp, format!("no scheduler feature named {name:?}")));
+            }
+            Highlight::Switch(name.to_string())
+        }
+        _ => return Err(unknown(path, k, &["task", "cpu", "tree", "decision", "histogram", "switch"])),
     })
 }
 

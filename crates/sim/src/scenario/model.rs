@@ -369,6 +369,8 @@ pub enum Highlight {
     Decision(String),
     /// A task's latency histogram.
     Histogram(String),
+    /// A scheduler feature's switch in the scheduler panel (a `scheduler.features` key).
+    Switch(String),
 }
 
 /// A question whose answer the simulation gives (never the author).

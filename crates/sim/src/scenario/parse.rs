@@ -92,7 +92,7 @@ const ROOT_KEYS: &[&str] = &[
 const TUNABLE_KEYS: &[&str] =
     &["latency_ns", "min_granularity_ns", "wakeup_granularity_ns", "sched_nr_latency", "base_slice_ns", "tunable_scaling"];
 
-const FEATURE_KEYS: &[&str] = &[
+pub(crate) const FEATURE_KEYS: &[&str] = &[
     "gentle_fair_sleepers", "start_debit", "last_buddy", "next_buddy", "wakeup_preemption", "ideal_runtime_cap",
     "latency_list", "latency_max_clamp_tick", "latency_max_clamp_offset", "latency_max_clamp_wakeup",
     "wakeup_preempt_variant", "update_cfs_group_enqueue", "update_cfs_group_dequeue", "place_lag",

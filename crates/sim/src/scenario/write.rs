@@ -251,6 +251,7 @@ fn lesson(l: &crate::scenario::Lesson) -> Value {
                         Highlight::Tree(c) => json!({ "tree": c }),
                         Highlight::Decision(d) => json!({ "decision": d }),
                         Highlight::Histogram(n) => json!({ "histogram": n }),
+                        Highlight::Switch(n) => json!({ "switch": n }),
                     })
                     .collect();
                 o.insert("highlight".into(), Value::Array(h));
