@@ -2,6 +2,9 @@
 //! `#scenario=<stem>&step=N&present=1` or `#s=<data>&step=N&present=1`. `step` opens the
 //! scenario's lesson at step N (numbered from 1, as the panel shows them); `present=1` opens
 //! presenter mode. base64url never contains `&`, so the scenario part is unchanged.
+//! The view travels too: `t=1.23s` (the time cursor; `s`, `ms`, `us`/`µs`, `ns`, a bare
+//! number is ms), `task=<name>` (the selected task, percent-encoded), `panels=log,trees,chart`
+//! (the panels inside the scheduler that are open).
 //! `#exercise=<kind>&seed=N` opens a generated exercise (the worker makes it). And the
 //! share-link codec itself (`#s=<data>`, contract §3). Pure, so it is unit-tested natively.
 
@@ -45,6 +48,68 @@ pub struct LinkOptions {
     pub present: bool,
     /// An exercise's seed (`#exercise=` links).
     pub seed: Option<u64>,
+    /// The time cursor, ns.
+    pub t: Option<u64>,
+    /// The selected task's name.
+    pub task: Option<String>,
+    /// Open panels inside the scheduler: "log", "trees", "chart".
+    pub panels: Vec<String>,
+}
+
+/// The panels a link may open.
+pub const PANELS: [&str; 3] = ["log", "trees", "chart"];
+
+/// `1.23s`, `500ms`, `750us`, `12ns`, or a bare number of ms, as ns.
+fn parse_time(v: &str) -> Option<u64> {
+    let v = v.trim();
+    let (num, mult) = [("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9)]
+        .iter()
+        .find_map(|(u, m)| v.strip_suffix(u).map(|n| (n, *m)))
+        .unwrap_or((v, 1e6));
+    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let x: f64 = num.parse().ok()?;
+    let ns = (x * mult).round();
+    (ns.is_finite() && ns >= 0.0 && ns < 1e18).then_some(ns as u64)
+}
+
+/// A time as the shortest exact `t=` value.
+fn fmt_time(ns: u64) -> String {
+    if ns % 1_000_000 == 0 {
+        format!("{}ms", ns / 1_000_000)
+    } else if ns % 1000 == 0 {
+        format!("{}us", ns / 1000)
+    } else {
+        format!("{ns}ns")
+    }
+}
+
+/// Percent-encoding of a task name for a fragment (RFC 3986 unreserved characters kept).
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let h = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(h, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The options after the first `&` of a fragment, and a readable message for each one that
@@ -70,7 +135,27 @@ pub fn link_options(hash: &str) -> (LinkOptions, Vec<String>) {
                 "0" | "false" => o.present = false,
                 _ => errors.push(format!("The link's \"present={}\" is not understood (use present=1).", short(v))),
             },
-            _ => errors.push(format!("The link's option \"{}\" is not understood (known: step=N, present=1, seed=N).", short(part))),
+            "t" => match parse_time(v) {
+                Some(ns) => o.t = Some(ns),
+                None => errors.push(format!("The link's \"t={}\" is not a time (for example t=1.23s, t=500ms, t=750us).", short(v))),
+            },
+            "task" => match decode(v).filter(|n| !n.is_empty()) {
+                Some(n) => o.task = Some(n),
+                None => errors.push(format!("The link's \"task={}\" is not a task name.", short(v))),
+            },
+            "panels" => {
+                for p in v.split(',').filter(|p| !p.is_empty()) {
+                    if PANELS.contains(&p) {
+                        o.panels.push(p.to_string());
+                    } else {
+                        errors.push(format!("The link's panel \"{}\" is not one of log, trees, chart.", short(p)));
+                    }
+                }
+            }
+            _ => errors.push(format!(
+                "The link's option \"{}\" is not understood (known: step=N, present=1, seed=N, t=TIME, task=NAME, panels=log,trees,chart).",
+                short(part)
+            )),
         }
     }
     (o, errors)
@@ -103,6 +188,15 @@ pub fn with_options(base: &str, o: &LinkOptions) -> String {
     if o.present {
         f.push_str("&present=1");
     }
+    if let Some(t) = o.t {
+        f.push_str(&format!("&t={}", fmt_time(t)));
+    }
+    if let Some(n) = &o.task {
+        f.push_str(&format!("&task={}", encode(n)));
+    }
+    if !o.panels.is_empty() {
+        f.push_str(&format!("&panels={}", o.panels.join(",")));
+    }
     f
 }
 
@@ -133,9 +227,9 @@ mod tests {
         assert_eq!(link_options("#scenario=lesson-1-vruntime"), (LinkOptions::default(), vec![]));
         assert_eq!(
             link_options("#scenario=lesson-1-vruntime&step=3&present=1"),
-            (LinkOptions { step: Some(2), present: true, seed: None }, vec![])
+            (LinkOptions { step: Some(2), present: true, ..Default::default() }, vec![])
         );
-        assert_eq!(link_options("#s=abc_-&present=1").0, LinkOptions { step: None, present: true, seed: None });
+        assert_eq!(link_options("#s=abc_-&present=1").0, LinkOptions { present: true, ..Default::default() });
         // The route is read as before, options aside.
         assert_eq!(parse_fragment("#scenario=lesson-1-vruntime&step=3"), Route::Scenario("lesson-1-vruntime".into()));
         assert_eq!(parse_fragment("#s=abc&present=1"), Route::Shared("abc".into()));
@@ -171,19 +265,48 @@ mod tests {
         assert!(exercise_link("#exercise=cfs-pick&seed=9007199254740993", &kinds)
             .is_some_and(|r| r.is_err_and(|e| e.contains("from 0 to 9007199254740992"))));
         assert_eq!(
-            link_options(&with_options("exercise=cfs-pick", &LinkOptions { seed: Some(7), step: None, present: true })),
-            (LinkOptions { seed: Some(7), step: None, present: true }, vec![])
+            link_options(&with_options("exercise=cfs-pick", &LinkOptions { seed: Some(7), present: true, ..Default::default() })),
+            (LinkOptions { seed: Some(7), present: true, ..Default::default() }, vec![])
         );
     }
 
     #[test]
     fn round_trip_and_ranges() {
-        let o = LinkOptions { step: Some(1), present: true, seed: None };
+        let o = LinkOptions { step: Some(1), present: true, ..Default::default() };
         let f = with_options("scenario=lesson-2-wakeup-clamp", &o);
         assert_eq!(f, "#scenario=lesson-2-wakeup-clamp&step=2&present=1");
         assert_eq!(link_options(&f), (o, vec![]));
         assert_eq!(step_problem(3, Some(4)), None);
         assert!(step_problem(4, Some(4)).is_some_and(|m| m.contains("step 5") && m.contains("4 steps")));
         assert!(step_problem(0, None).is_some_and(|m| m.contains("no lesson")));
+    }
+
+    #[test]
+    fn the_view_travels_in_the_link() {
+        let o = LinkOptions {
+            t: Some(1_230_000_000),
+            task: Some("hog/0 & co".into()),
+            panels: vec!["log".into(), "trees".into()],
+            ..Default::default()
+        };
+        let f = with_options("s=abc", &o);
+        assert_eq!(f, "#s=abc&t=1230ms&task=hog/0%20%26%20co&panels=log,trees");
+        assert_eq!(link_options(&f), (o, vec![]));
+        for (v, ns) in [("1.23s", 1_230_000_000), ("500ms", 500_000_000), ("750us", 750_000), ("750µs", 750_000), ("12ns", 12), ("2.5", 2_500_000)] {
+            assert_eq!(link_options(&format!("#scenario=x&t={v}")).0.t, Some(ns), "{v}");
+        }
+        assert_eq!(fmt_time(1_500), "1500ns");
+        assert_eq!(fmt_time(1_500_000), "1500us");
+        for (frag, want) in [
+            ("#scenario=x&t=soon", "t=soon"),
+            ("#scenario=x&t=-1s", "t=-1s"),
+            ("#scenario=x&t=1e9", "t=1e9"),
+            ("#scenario=x&task=%ZZ", "task=%ZZ"),
+            ("#scenario=x&panels=log,graph", "\"graph\" is not one of"),
+        ] {
+            let (_, e) = link_options(frag);
+            assert_eq!(e.len(), 1, "{frag}");
+            assert!(e[0].contains(want), "{frag}: {}", e[0]);
+        }
     }
 }

@@ -164,7 +164,7 @@ impl App {
                 <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()} big={self.teach.present}
                     view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
                     win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} on_pick={self.cb.pick.clone()} />
-                <crate::page::panels::inside::Inside info={info.clone()} text={self.text.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
+                <crate::page::panels::inside::Inside stage={self.teach.stage.clone()} info={info.clone()} text={self.text.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
                     picked={self.picked} on_ask={self.cb.ask.clone()} on_seek={self.cb.seek.clone()} on_unpick={self.cb.unpick.clone()} on_select={self.cb.select.clone()} />
                 <div class="layout">
                     <TasksTable info={info.clone()} progress={self.progress.clone()} selected={self.selected}
@@ -172,7 +172,7 @@ impl App {
                     { self.sched_panel() }
                 </div>
                 { self.view_groups() }
-                <crate::page::panels::measure::MeasurePanel text={self.text.clone()} on_seek={self.cb.seek.clone()}
+                <crate::page::panels::measure::MeasurePanel text={self.text.clone()} on_seek={self.cb.seek.clone()} stage={self.teach.stage.clone()}
                     selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
             </section>
         }
@@ -238,7 +238,8 @@ impl App {
         html! {
             <SchedPanel text={self.text.clone()} error={self.sched_error.clone()}
                 warnings={self.info.as_ref().map(|i| i.warnings.clone()).unwrap_or_default()}
-                on_policy={self.cb.policy.clone()} on_setting={self.cb.setting.clone()} />
+                on_policy={self.cb.policy.clone()} on_setting={self.cb.setting.clone()}
+                staged={self.teach.stage.as_ref().and_then(|s| s.items.iter().find(|(k, _)| k == "switch")).map(|(_, f)| f.clone())} />
         }
     }
 

@@ -265,3 +265,32 @@ test('tasks panel: workloads and cgroups so far, with hackbench\'s completion on
   // Shown with at most 3 decimals of its unit.
   assert(Math.abs(ns - w.completion_ns) <= 0.0005 * { ns: 1, 'µs': 1e3, ms: 1e6, s: 1e9 }[unit] + 1, `completion ${cells[5]} vs ${w.completion_ns} ns`);
 });
+
+test('a share link carries the view: a fresh browser opens at the same time, with the same panels, task and figures', async ({ page, context }) => {
+  await openFresh(page, '#scenario=nice-0-vs-5');
+  // An edit, a time, a panel and a selected task: all of it must travel.
+  const nice = page.locator('#tasks-table tbody tr').nth(1).locator('input.edit-nice');
+  await nice.fill('3');
+  await nice.press('Enter');
+  await page.locator('#scrubber').evaluate((s) => { s.value = '123000'; s.dispatchEvent(new Event('input', { bubbles: true })); }); // 123 ms, in µs
+  await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) === 123_000_000, null, { timeout: 30_000 });
+  await page.click('#btn-log');
+  await page.waitForSelector('#log-entries li', { timeout: 30_000 });
+  const task = await page.locator('#tasks-table tbody tr').nth(1).getAttribute('data-task');
+  await page.locator('#tasks-table tbody tr').nth(1).locator('td').first().click();
+  await page.waitForSelector('#tasks-table tr.selected');
+  await page.click('#btn-share');
+  const link = await page.locator('#share-link').inputValue();
+  assert(/&t=123ms&task=[^&]+&panels=log$/.test(link), `the link carries the view: ${link.slice(-60)}`);
+  const figures = async (p) => p.locator('#tasks-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.innerText));
+  const before = await figures(page);
+
+  const other = await context.browser().newContext();
+  const p2 = await other.newPage();
+  await p2.goto(link, { waitUntil: 'load' });
+  await p2.waitForFunction(() => Number(document.querySelector('#run')?.dataset.viewNs) === 123_000_000, null, { timeout: 60_000 });
+  await p2.waitForSelector('#decision-log #log-entries li', { timeout: 30_000 });
+  assertEqual(await p2.locator('#tasks-table tr.selected').getAttribute('data-task'), task, 'the same task selected');
+  assertEqual(await figures(p2), before, 'the same figures, the edit included');
+  await other.close();
+}, { timeout: 120_000 });

@@ -183,7 +183,8 @@ test('trees: v12 draws latency_timeline too, EEVDF draws V, and a step lists its
   const text = await page.locator('#tree-tasks ol.ops').innerText();
   assert(/(insert|erase) /.test(text), `operations: ${text}`);
   await fresh(page, '#scenario=lesson-3-eevdf-lag');
-  await page.click('#btn-trees');
+  // The lesson's first step names CPU 0's tree, so the trees are open already.
+  await page.waitForSelector('#btn-trees[aria-pressed="true"]', { timeout: 10_000 });
   await page.click('#btn-step-tick');
   await idle(page);
   await page.waitForSelector('#v-line', { state: 'attached' });

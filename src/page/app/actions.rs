@@ -86,7 +86,8 @@ impl App {
         let Some(text) = &self.text else { return };
         let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
         let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-        let link = format!("{base}#s={}", logic::encode_share(text));
+        // The sender's view travels with the experiment: where they were, what they looked at.
+        let link = format!("{base}{}", crate::page::links::with_options(&format!("s={}", logic::encode_share(text)), &self.view_options()));
         if let Some(w) = web_sys::window() {
             let clip = w.navigator().clipboard();
             let _ = clip.write_text(&link);

@@ -438,6 +438,9 @@ impl Component for App {
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if let Some(id) = self.teach.scroll_to.take() {
+            crate::page::panels::scroll_to(&id);
+        }
         // Keep the picker showing the scenario on screen, whatever the user did with it.
         if let Some(sel) = self.picker.cast::<HtmlSelectElement>() {
             sel.set_value(self.opened.stem.as_deref().unwrap_or(""));

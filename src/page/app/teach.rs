@@ -50,6 +50,8 @@ pub enum TeachMsg {
     Png,
     Record,
     SelectTask(String),
+    /// A chip of the step: open and scroll to what it names.
+    Show(String, String),
 }
 
 pub struct Teach {
@@ -60,10 +62,16 @@ pub struct Teach {
     pub checking: bool,
     /// A step a link asked for, applied when the lesson arrives.
     pending_step: Option<usize>,
+    /// The view a link asked for (time, task, panels), applied after the step.
+    pending_view: Option<LinkOptions>,
     /// The scenario was just opened from the fragment: its lesson starts at step 1.
     fresh: bool,
     pub link_errors: Vec<String>,
     pub present: bool,
+    /// What the current step opened, for the panels (`panels::Stage`).
+    pub stage: Option<Rc<crate::page::panels::Stage>>,
+    /// An element to scroll to once the page has drawn it (a staged switch).
+    pub scroll_to: Option<String>,
     pub ex_kind: String,
     pub ex_seed: String,
     pub ex_error: Option<String>,
@@ -85,9 +93,12 @@ impl Default for Teach {
             verdicts: Vec::new(),
             checking: false,
             pending_step: None,
+            pending_view: None,
             fresh: false,
             link_errors: Vec::new(),
             present: false,
+            stage: None,
+            scroll_to: None,
             ex_kind: EXERCISE_KINDS[0].0.to_string(),
             ex_seed: "1".to_string(),
             ex_error: None,
@@ -109,6 +120,7 @@ impl App {
         if self.origin == Origin::Fragment {
             let (o, errors) = links::link_options(&current_hash());
             t.pending_step = o.step;
+            t.pending_view = (o.t.is_some() || o.task.is_some() || !o.panels.is_empty()).then(|| o.clone());
             t.link_errors = errors;
             t.step = 0;
             t.fresh = true;
@@ -144,12 +156,14 @@ impl App {
                     None if fresh && !self.restored => self.go_step(ctx, 0),
                     None => self.teach.step = self.teach.step.min(n.saturating_sub(1)),
                 }
+                self.apply_link_view(ctx);
             }
             Output::Lesson(Ok(None)) => {
                 self.teach.fresh = false;
                 if let Some(why) = self.teach.pending_step.take().and_then(|p| links::step_problem(p, None)) {
                     self.teach.link_errors.push(why);
                 }
+                self.apply_link_view(ctx);
             }
             Output::Lesson(Err(e)) => self.teach.lesson_error = Some(format!("The lesson could not be prepared: {e}")),
             Output::Checked(r) => {
@@ -193,6 +207,51 @@ impl App {
         }
     }
 
+    /// What a link carried of the sender's view: the panels, the selected task, the time (after
+    /// the lesson step, which it overrides). A task the scenario lacks is named, not fatal.
+    fn apply_link_view(&mut self, ctx: &Context<Self>) {
+        let Some(o) = self.teach.pending_view.take() else { return };
+        let items: Vec<(String, String)> = o
+            .panels
+            .iter()
+            .map(|p| match p.as_str() {
+                "log" => ("decision".to_string(), String::new()),
+                "trees" => ("tree".to_string(), "0".to_string()),
+                _ => ("chart".to_string(), String::new()),
+            })
+            .collect();
+        self.stage(items, false);
+        if let Some(name) = &o.task {
+            match self.task_index(name) {
+                Some(i) => self.selected = Some(i),
+                None => self.teach.link_errors.push(format!("The link selects the task \"{name}\", which this scenario does not have.")),
+            }
+        }
+        if let Some(t) = o.t {
+            let end = self.info.as_ref().map_or(t, |i| i.duration_ns);
+            if t > end {
+                self.teach.link_errors.push(format!("The link's time {} is past the end of the run; it opens at the end.", crate::draw::format::fmt_time(t)));
+            }
+            self.seek(ctx, t.min(end));
+        }
+    }
+
+    /// The view to put in a link: the time cursor, the selected task, the open panels.
+    pub(crate) fn view_options(&self) -> LinkOptions {
+        let mut panels = Vec::new();
+        if self.ask.log.is_some() {
+            panels.push("log".to_string());
+        }
+        if self.ask.trees.is_some() {
+            panels.push("trees".to_string());
+        }
+        if self.ask.chart.is_some() {
+            panels.push("chart".to_string());
+        }
+        let task = self.selected.and_then(|i| self.info.as_ref()?.tasks.get(i as usize)).map(|t| t.name.clone());
+        LinkOptions { t: (self.progress.view_ns > 0).then_some(self.progress.view_ns), task, panels, ..Default::default() }
+    }
+
     /// Move to lesson step `i`: the time cursor to its time, the task it names selected.
     fn go_step(&mut self, ctx: &Context<Self>, i: usize) {
         let Some(l) = self.teach.lesson.clone() else { return };
@@ -200,7 +259,22 @@ impl App {
         self.teach.step = i;
         let task = s.highlight.iter().find(|(k, _)| k == "task").map(|(_, n)| n.clone());
         self.selected = task.and_then(|n| self.task_index(&n));
+        // The step opens the panels it names (the trees, the log, a histogram), so that what
+        // the text asks the class to look at is on the page; its chips scroll to each.
+        let items: Vec<_> = s.highlight.iter().filter(|(k, _)| k != "task" && k != "cpu").cloned().collect();
+        if items.is_empty() {
+            self.teach.stage = None;
+        }
+        self.stage(items, false);
         self.seek(ctx, s.at_ns);
+    }
+
+    fn stage(&mut self, items: Vec<(String, String)>, scroll: bool) {
+        if items.is_empty() {
+            return;
+        }
+        let seq = self.teach.stage.as_ref().map_or(1, |s| s.seq + 1);
+        self.teach.stage = Some(Rc::new(crate::page::panels::Stage { seq, items, scroll }));
     }
 
     /// The CPU lane the current lesson step points at, if any.
@@ -240,7 +314,7 @@ impl App {
                 Ok(seed) => {
                     // A short link a teacher can hand out; it opens through `hashchange`.
                     self.teach.ex_error = None;
-                    let o = LinkOptions { seed: Some(seed), step: None, present: self.teach.present };
+                    let o = LinkOptions { seed: Some(seed), present: self.teach.present, ..Default::default() };
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().set_hash(&links::with_options(&format!("exercise={}", self.teach.ex_kind), &o));
                     }
@@ -265,6 +339,14 @@ impl App {
                 Some(r) => self.save_recording(r),
             },
             TeachMsg::SelectTask(name) => self.selected = self.task_index(&name),
+            TeachMsg::Show(kind, what) => match kind.as_str() {
+                "cpu" => crate::page::panels::scroll_to("timeline"),
+                "switch" => {
+                    self.teach.scroll_to = Some(format!("feat-{what}"));
+                    self.stage(vec![(kind, what)], true);
+                }
+                _ => self.stage(vec![(kind, what)], true),
+            },
         }
         true
     }
@@ -279,7 +361,7 @@ impl App {
                 None => return,
             },
         };
-        let o = LinkOptions { step: self.teach.lesson.as_ref().map(|_| self.teach.step), present: self.teach.present, seed: None };
+        let o = LinkOptions { step: self.teach.lesson.as_ref().map(|_| self.teach.step), present: self.teach.present, ..Default::default() };
         let page = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
         let link = format!("{page}{}", links::with_options(&base, &o));
         if let Some(w) = web_sys::window() {

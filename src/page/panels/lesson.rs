@@ -94,6 +94,7 @@ impl App {
             "tree" => format!("the runqueue tree of CPU {what}"),
             "decision" => format!("{what} decisions in the decision log"),
             "histogram" => format!("{what}'s latency histogram"),
+            "switch" => format!("the {what} switch"),
             _ => format!("{kind} {what}"),
         };
         if kind == "task" {
@@ -103,7 +104,11 @@ impl App {
                     onclick={ctx.link().callback(move |_| msg(TeachMsg::SelectTask(name.clone())))}>{ label }</button>
             }
         } else {
-            html! { <span class="chip" data-kind={kind.to_string()}>{ label }</span> }
+            let (k, w) = (kind.to_string(), what.to_string());
+            html! {
+                <button class="chip" data-kind={kind.to_string()} title="Open it and scroll to it"
+                    onclick={ctx.link().callback(move |_| msg(TeachMsg::Show(k.clone(), w.clone())))}>{ label }</button>
+            }
         }
     }
 

@@ -8,3 +8,20 @@ pub(crate) mod scheduler;
 pub(crate) mod measure;
 pub(crate) mod sweep;
 pub(crate) mod tasks;
+
+/// What a lesson step asks the screen to show: its highlights (`"tree"`, `"decision"`,
+/// `"histogram"`, …) and whether to scroll to the first. Each new request has a new `seq`,
+/// so a panel acts on it once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Stage {
+    pub seq: u32,
+    pub items: Vec<(String, String)>,
+    pub scroll: bool,
+}
+
+/// Scroll the element with this id into view (a lesson chip takes the class to it).
+pub(crate) fn scroll_to(id: &str) {
+    if let Some(e) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
+        e.scroll_into_view();
+    }
+}

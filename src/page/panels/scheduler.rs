@@ -16,6 +16,10 @@ pub struct SchedProps {
     pub on_policy: Callback<String>,
     /// (section, key, value; None = back to the default)
     pub on_setting: Callback<(&'static str, &'static str, Option<serde_json::Value>)>,
+    /// The feature a lesson step asks the class to switch: the panel shows even in presenter
+    /// mode, and that switch is marked.
+    #[prop_or_default]
+    pub staged: Option<String>,
 }
 
 /// Policy, tunables and every feature of contract §1.2 with a one-line explanation. Changes go
@@ -33,7 +37,7 @@ pub fn sched_panel(props: &SchedProps) -> Html {
         });
         let scaling = settings::get(&doc, "tunables", "tunable_scaling").and_then(|v| v.as_str().map(str::to_string)).unwrap_or_else(|| "log".into());
         html! {
-            <aside id="sched-panel" class="sched-panel">
+            <aside id="sched-panel" class={classes!("sched-panel", props.staged.is_some().then_some("staged"))}>
                 <h3>{ "Scheduler" }</h3>
                 <label for="policy-select">{ "Policy" }</label>
                 <select id="policy-select" onchange={on_policy}>
@@ -100,7 +104,7 @@ pub fn sched_panel(props: &SchedProps) -> Html {
                     };
                     let explicit = cur.is_some();
                     html! {
-                        <div class={classes!("knob", default.is_none().then_some("unused"))} data-feature={key}>
+                        <div class={classes!("knob", default.is_none().then_some("unused"), (props.staged.as_deref() == Some(key)).then_some("staged"))} data-feature={key}>
                             { control }
                             <label for={format!("feat-{key}")}><code>{ key }</code></label>
                             if default.is_none() {

@@ -34,6 +34,9 @@ pub struct Props {
     pub on_seek: Callback<u64>,
     pub on_unpick: Callback<()>,
     pub on_select: Callback<Option<u32>>,
+    /// What the lesson step asks to show (`panels::Stage`): trees of a CPU, the log.
+    #[prop_or_default]
+    pub stage: Option<Rc<super::Stage>>,
 }
 
 pub enum Msg {
@@ -54,6 +57,9 @@ pub struct Inside {
     tree_cpu: u32,
     chart_task: Option<u32>,
     sent: Ask,
+    /// The last stage acted on, and the panel to scroll to once drawn.
+    staged: u32,
+    scroll: Option<&'static str>,
 }
 
 impl Inside {
@@ -80,6 +86,37 @@ fn parse_opt(v: &str) -> Option<u32> {
     v.trim().parse::<u32>().ok()
 }
 
+impl Inside {
+    /// Open what a lesson step names: the trees of a CPU, the log showing a kind of decision.
+    fn stage(&mut self, s: &super::Stage, cpus: u32) {
+        let mut first = None;
+        for (kind, what) in &s.items {
+            match kind.as_str() {
+                "tree" => {
+                    self.trees = true;
+                    self.tree_cpu = parse_opt(what).filter(|&c| c < cpus).unwrap_or(0);
+                    first = first.or(Some("trees-panel"));
+                }
+                "decision" => {
+                    self.log = true;
+                    self.filter.kinds |= match what.as_str() {
+                        "pick" => KIND_PICK,
+                        "wakeup" => KIND_WAKEUP,
+                        "tick" => KIND_TICK,
+                        _ => 0,
+                    };
+                    first = first.or(Some("decision-log"));
+                }
+                "chart" => self.chart = true,
+                _ => {}
+            }
+        }
+        if s.scroll {
+            self.scroll = first;
+        }
+    }
+}
+
 impl Component for Inside {
     type Message = Msg;
     type Properties = Props;
@@ -93,6 +130,8 @@ impl Component for Inside {
             tree_cpu: 0,
             chart_task: None,
             sent: Ask::default(),
+            staged: 0,
+            scroll: None,
         }
     }
 
@@ -104,8 +143,20 @@ impl Component for Inside {
             self.chart_task = self.chart_task.filter(|&t| t < n);
             self.filter.task = self.filter.task.filter(|&t| t < n);
         }
+        if let Some(s) = ctx.props().stage.clone() {
+            if s.seq != self.staged {
+                self.staged = s.seq;
+                self.stage(&s, ctx.props().info.cpus);
+            }
+        }
         self.emit(ctx.props());
         true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if let Some(id) = self.scroll.take() {
+            super::scroll_to(id);
+        }
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
@@ -189,6 +240,22 @@ fn source_link(source: &str) -> Option<String> {
     }
     let (path, line) = source.rsplit_once(':')?;
     Some(format!("{}{path}#L{line}", base.trim()))
+}
+
+/// "Copy a link to this decision": the scenario as it runs now, at the decision's time, the
+/// log open and its task selected (`links::with_options`).
+fn decision_link(p: &Props, e: &Entry) -> Callback<MouseEvent> {
+    let text = p.text.clone();
+    let task = (e.task != NONE).then(|| task_name(&p.info, e.task));
+    let at = e.at_ns;
+    Callback::from(move |_: MouseEvent| {
+        let (Some(text), Some(w)) = (text.as_deref(), web_sys::window()) else { return };
+        let loc = w.location();
+        let o = crate::page::links::LinkOptions { t: Some(at), task: task.clone(), panels: vec!["log".into()], ..Default::default() };
+        let base = format!("s={}", crate::page::links::encode_share(text));
+        let link = format!("{}{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default(), crate::page::links::with_options(&base, &o));
+        let _ = w.navigator().clipboard().write_text(&link);
+    })
 }
 
 fn task_name(info: &RunInfo, t: u32) -> String {
@@ -289,6 +356,9 @@ impl Inside {
                             None => html! { <code>{ &e.source }</code> },
                         } }
                         <span class="muted">{ format!(" — {}", e.models) }</span>
+                        { " " }
+                        <button class="ghost small copy-link" title="Copy a link that opens this experiment at this decision, with the log open"
+                            onclick={decision_link(ctx.props(), e)}>{ "copy a link to this decision" }</button>
                     </p>
                 }
             </li>

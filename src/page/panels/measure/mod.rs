@@ -35,6 +35,9 @@ pub struct Props {
     /// Move the time cursor (a diverging decision of the A/B: A is the scenario as it runs).
     #[prop_or_default]
     pub on_seek: Callback<u64>,
+    /// What the lesson step asks to show (`panels::Stage`): a task's latency histogram.
+    #[prop_or_default]
+    pub stage: Option<std::rc::Rc<super::Stage>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,6 +97,9 @@ pub struct MeasurePanel {
     /// Preempt delays instead of wakeup latencies.
     hist_preempt: bool,
     hist_drawn: bool,
+    /// The last lesson stage acted on; scroll to the histogram once it is drawn.
+    staged: u32,
+    scroll_hist: bool,
     perfetto: Option<Handoff>,
     _url: Option<ObjectUrl>,
     canvas: NodeRef,
@@ -307,6 +313,8 @@ impl Component for MeasurePanel {
             hist_log: false,
             hist_preempt: false,
             hist_drawn: false,
+            staged: 0,
+            scroll_hist: false,
             perfetto: None,
             _url: None,
             canvas: NodeRef::default(),
@@ -460,10 +468,25 @@ impl Component for MeasurePanel {
             self.ab = None;
             self.hist = None;
         }
+        // A lesson step names a task's histogram: draw it; its chip scrolls to it.
+        if let Some(s) = ctx.props().stage.clone() {
+            if s.seq != self.staged {
+                self.staged = s.seq;
+                if let Some((_, task)) = s.items.iter().find(|(k, _)| k == "histogram") {
+                    self.hist_of = Some(task.clone());
+                    self.scroll_hist = s.scroll;
+                    ctx.link().send_message(Msg::Histogram);
+                }
+            }
+        }
         true
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if self.scroll_hist && self.hist.is_some() {
+            self.scroll_hist = false;
+            super::scroll_to("hist-canvas");
+        }
         if !self.hist_drawn {
             if let (Some(h), Some(c)) = (&self.hist, self.canvas.cast::<web_sys::HtmlCanvasElement>()) {
                 let n: u64 = h.counts.iter().sum();
