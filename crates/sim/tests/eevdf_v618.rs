@@ -60,7 +60,7 @@ fn run_to_parity_is_limited_to_the_shortest_queued_slice() {
         f.resched[0] = None;
         assert_eq!(f.pick_next_task_fair(0, b), a, "{policy:?}: B (v0 + 1 ms) is past V = v0 + 0.5 ms");
         if policy == Policy::EevdfV618 {
-            assert_eq!(f.ents[a as usize].vprot, v0 + MS, "vprot = min(v0 + 3 ms, v0 + 1 ms)");
+            assert_eq!(f.ents[a as usize].vprot, v0.wrapping_add(MS), "vprot = min(v0 + 3 ms, v0 + 1 ms)");
         }
         run_for(&mut f, MS);
         f.task_tick_fair(a);
@@ -87,7 +87,7 @@ fn no_run_to_parity_protects_the_normalized_base_slice() {
     f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
     let v0 = f.ents[a as usize].vruntime;
     assert_eq!(f.pick_next_task_fair(0, NIL), a);
-    assert_eq!(f.ents[a as usize].vprot, v0 + 700_000, "min(deadline v0 + 1.4 ms, v0 + 0.7 ms)");
+    assert_eq!(f.ents[a as usize].vprot, v0.wrapping_add(700_000), "min(deadline v0 + 1.4 ms, v0 + 0.7 ms)");
 }
 
 /// 9de74a9850b9 (6.17) "sched/fair: Remove spurious shorter slice preemption" with
@@ -112,12 +112,12 @@ fn a_shorter_slice_wakee_that_loses_the_pick_shortens_curr_protection() {
         run_for(&mut f, MS / 2);
         f.ents[b as usize].vlag = -(MS as i64);
         f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
-        assert_eq!(f.ents[b as usize].vruntime, v0 + 5 * MS / 2, "{policy:?}");
+        assert_eq!(f.ents[b as usize].vruntime, v0.wrapping_add(5 * MS / 2), "{policy:?}");
         assert!(!avg::entity_eligible(&f, 0, b));
         f.check_preempt_wakeup(0, a, b, ReschedCause::Wakeup(b));
         assert!(!f.need_resched(0), "{policy:?}: B does not win the pick");
         if policy == Policy::EevdfV618 {
-            assert_eq!(f.ents[a as usize].vprot, v0 + 3 * MS / 2);
+            assert_eq!(f.ents[a as usize].vprot, v0.wrapping_add(3 * MS / 2));
         }
         run_for(&mut f, MS);
         f.task_tick_fair(a);
@@ -196,11 +196,11 @@ fn reweight_of_a_queued_entity_places_it_again() {
     run_for(&mut f, MS);
     f.ents[b as usize].vlag = 0;
     f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
-    assert_eq!(f.ents[b as usize].vruntime, v0 + MS);
+    assert_eq!(f.ents[b as usize].vruntime, v0.wrapping_add(MS));
     run_for(&mut f, MS);
     f.reweight_entity(0, b, LoadWeight::for_nice(-5).weight);
     assert_eq!(f.ents[b as usize].vlag, 164_049);
-    assert_eq!(f.ents[b as usize].vruntime, v0 + 2 * MS - 664_046);
+    assert_eq!(f.ents[b as usize].vruntime, v0.wrapping_add(2 * MS - 664_046));
 }
 
 /// 2a77e4be12cb (6.14) "sched/fair: Untangle NEXT_BUDDY and pick_next_task()": the next
