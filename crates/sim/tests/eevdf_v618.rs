@@ -324,3 +324,32 @@ fn a_remote_lazy_reschedule_waits_for_the_targets_tick() {
         assert_eq!(f.resched[1], Some(ReschedCause::Wakeup(b)), "{preemption:?}");
     }
 }
+
+/// The same through the engine: a schbench messenger wakes its workers, whose CPUs run
+/// pinned hogs, from the other CPU of the LLC. Under full the 0.1 ms-slice worker preempts the
+/// hog at once (PREEMPT_SHORT) or within its protection; under lazy nothing is sent, and a
+/// worker woken remotely runs only after its CPU's next tick (HZ=250: at most 4 ms later).
+#[test]
+fn remote_wakeups_wait_for_the_tick_under_lazy() {
+    let text = |preemption: &str| {
+        format!(
+            r#"{{ "format": "fairground-scenario/1", "name": "lz", "seed": 2, "duration_ms": 3000,
+                "machine": {{ "cpus": 2, "hz": 250, "preemption": "{preemption}" }},
+                "scheduler": {{ "policy": "eevdf-v6.18" }},
+                "tasks": [ {{ "name": "h0", "cpus": [0], "behavior": {{ "kind": "hog" }} }},
+                           {{ "name": "h1", "cpus": [1], "behavior": {{ "kind": "hog" }} }} ],
+                "workloads": [ {{ "name": "sb", "kind": "schbench", "messengers": 1, "workers": 2, "sleep_us": 3000,
+                                  "cputime_us": 200, "msg_us": 20, "slice_us": 100 }} ] }}"#
+        )
+    };
+    let worst_p50 = |r: &Report| {
+        r.tasks.iter().filter(|t| t.name.starts_with("sb/worker")).filter_map(|t| t.wakeup_latency_ns.p50).max().expect("worker wakeups")
+    };
+    let (full, lazy) = (run(&text("full")), run(&text("lazy")));
+    assert!(worst_p50(&full) <= 300_000, "full: a worker's median wait {} ns", worst_p50(&full));
+    assert!(worst_p50(&lazy) >= 1_000_000, "lazy: a worker's median wait {} ns", worst_p50(&lazy));
+    for t in lazy.tasks.iter().filter(|t| t.name.starts_with("sb/worker")) {
+        let max = t.wakeup_latency_ns.max.unwrap_or(0);
+        assert!(max <= 4_000_000, "lazy: {} waited {max} ns, more than a tick", t.name);
+    }
+}
