@@ -64,8 +64,8 @@ pub fn default_values(path: &str) -> &'static str {
         "latency_nice" => "19..-20",
         "nice" => "-10..10:2",
         "cpus" => "1..8",
-        // The four policies on one workload, as the four-policies scenario compares them.
-        "policy" => "cfs-v6.2,latency-nice-v12,eevdf-v6.6,eevdf-v6.12",
+        // Every policy on one workload, as the four-policies scenario compares the first four.
+        "policy" => "cfs-v6.2,latency-nice-v12,eevdf-v6.6,eevdf-v6.12,eevdf-v6.18",
         "base_slice_ns" | "min_granularity_ns" => "250000..3000000:250000",
         "latency_ns" => "2000000..24000000:2000000",
         "wakeup_granularity_ns" => "0..4000000:500000",

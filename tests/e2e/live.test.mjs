@@ -198,9 +198,9 @@ test('scheduler panel: the clamps come first, every policy can be chosen, a refu
   const features = await page.locator('#sched-panel [data-feature]').evaluateAll((es) => es.map((e) => e.dataset.feature));
   assertEqual(features.slice(0, 3), ['latency_max_clamp_tick', 'latency_max_clamp_offset', 'latency_max_clamp_wakeup'], 'first features');
   const policies = await page.locator('#policy-select option').evaluateAll((os) => os.map((o) => o.value));
-  assertEqual(policies, ['cfs-v6.2', 'latency-nice-v12', 'eevdf-v6.6', 'eevdf-v6.12'], 'policies');
+  assertEqual(policies, ['cfs-v6.2', 'latency-nice-v12', 'eevdf-v6.6', 'eevdf-v6.12', 'eevdf-v6.18'], 'policies');
   const explained = await page.locator('#sched-panel [data-feature] .what').evaluateAll((es) => es.map((e) => e.innerText.trim()));
-  assert(explained.length === 22 && explained.every((t) => t.length > 20), `every feature has its explanation: ${explained.length} of 22`);
+  assert(explained.length === 23 && explained.every((t) => t.length > 20), `every feature has its explanation: ${explained.length} of 23`);
 
   // Another policy: the run is rebuilt; the shown outcome is the core's (a run, or its refusal).
   await page.selectOption('#policy-select', 'eevdf-v6.6');

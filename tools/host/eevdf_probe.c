@@ -1,14 +1,18 @@
 // eevdf_probe: real-kernel side of scripts/host-compare.sh (not part of CI).
 //
-//   eevdf_probe hog      SECONDS CPU NICE SLICE_US
-//   eevdf_probe periodic SECONDS CPU NICE SLICE_US PERIOD_US RUN_US
+//   eevdf_probe hog      SECONDS CPUS NICE SLICE_US
+//   eevdf_probe periodic SECONDS CPUS NICE SLICE_US PERIOD_US RUN_US
+//   eevdf_probe bursty   SECONDS CPUS NICE SLICE_US RUN_US SLEEP_US
 //
-// Both pin themselves to CPU and set nice and the slice with sched_setattr() (SCHED_OTHER,
-// sched_runtime = SLICE_US µs; 0 = the default slice, as in the kernel). A hog spins until
-// SECONDS have passed and prints its CPU time in ns. A periodic task sleeps to absolute
-// deadlines start + k·PERIOD (TIMER_ABSTIME, timer slack 1 ns), measures how late it runs
-// after each expiry (its wakeup latency, timer and interrupt latency included), burns RUN_US
-// of its own CPU time, and prints the count and nearest-rank percentiles in ns.
+// Each pins itself to CPUS (one CPU, or a comma-separated list) and sets nice and the slice
+// with sched_setattr() (SCHED_OTHER, sched_runtime = SLICE_US µs; 0 = the default slice, as
+// in the kernel). A hog spins until SECONDS have passed and prints its CPU time in ns. A
+// periodic task sleeps to absolute deadlines start + k·PERIOD (TIMER_ABSTIME, timer slack
+// 1 ns), measures how late it runs after each expiry (its wakeup latency, timer and
+// interrupt latency included), burns RUN_US of its own CPU time, and prints the count and
+// nearest-rank percentiles in ns. A bursty task burns RUN_US of CPU time, then sleeps
+// SLEEP_US from the end of the burst (to an absolute time, so that its lateness is its wakeup
+// latency), and counts the times it woke on another CPU than it slept on (migrations).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -39,11 +43,17 @@ static uint64_t now_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void setup(int cpu, int nice, long slice_us)
+static void setup(const char *cpus, int nice, long slice_us)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
+	for (const char *c = cpus; *c;) {
+		CPU_SET(atoi(c), &set);
+		c = strchr(c, ',');
+		if (!c)
+			break;
+		c++;
+	}
 	if (sched_setaffinity(0, sizeof(set), &set)) {
 		perror("sched_setaffinity");
 		exit(1);
@@ -77,16 +87,39 @@ static uint64_t rank(uint64_t *v, size_t n, double p)
 	return v[r - 1];
 }
 
+static void burn(uint64_t ns)
+{
+	uint64_t c = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	while (now_ns(CLOCK_THREAD_CPUTIME_ID) - c < ns)
+		;
+}
+
+static void sleep_until(uint64_t target)
+{
+	struct timespec ts = { .tv_sec = target / 1000000000ull, .tv_nsec = target % 1000000000ull };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void print_latencies(uint64_t *lat, size_t n, uint64_t cpu0, long migrations)
+{
+	qsort(lat, n, sizeof(*lat), cmp);
+	printf("cpu_ns %llu\n", (unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0));
+	printf("count %zu p50 %llu p90 %llu p99 %llu max %llu migrations %ld\n", n, (unsigned long long)rank(lat, n, 0.5),
+	       (unsigned long long)rank(lat, n, 0.9), (unsigned long long)rank(lat, n, 0.99),
+	       (unsigned long long)(n ? lat[n - 1] : 0), migrations);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 6) {
-		fprintf(stderr, "usage: %s hog|periodic SECONDS CPU NICE SLICE_US [PERIOD_US RUN_US]\n", argv[0]);
+		fprintf(stderr, "usage: %s hog|periodic|bursty SECONDS CPUS NICE SLICE_US [PERIOD_US RUN_US | RUN_US SLEEP_US]\n", argv[0]);
 		return 2;
 	}
 	double secs = atof(argv[2]);
-	int cpu = atoi(argv[3]), nice = atoi(argv[4]);
+	int nice = atoi(argv[4]);
 	long slice_us = atol(argv[5]);
-	setup(cpu, nice, slice_us);
+	setup(argv[3], nice, slice_us);
 	uint64_t start = now_ns(CLOCK_MONOTONIC), end = start + (uint64_t)(secs * 1e9);
 	uint64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (!strcmp(argv[1], "hog")) {
@@ -97,7 +130,29 @@ int main(int argc, char **argv)
 	}
 	if (argc < 8)
 		return 2;
-	uint64_t period = (uint64_t)atol(argv[6]) * 1000, run = (uint64_t)atol(argv[7]) * 1000;
+	uint64_t a = (uint64_t)atol(argv[6]) * 1000, b = (uint64_t)atol(argv[7]) * 1000;
+	if (!strcmp(argv[1], "bursty")) {
+		uint64_t run = a, sleep = b;
+		size_t cap = (size_t)(secs * 1e9 / (run + sleep + 1)) + 2, n = 0;
+		uint64_t *lat = calloc(cap, sizeof(*lat));
+		long migrations = 0;
+		for (;;) {
+			burn(run);
+			uint64_t target = now_ns(CLOCK_MONOTONIC) + sleep;
+			if (target >= end)
+				break;
+			int before = sched_getcpu();
+			sleep_until(target);
+			uint64_t t = now_ns(CLOCK_MONOTONIC);
+			if (n < cap)
+				lat[n++] = t - target;
+			if (sched_getcpu() != before)
+				migrations++;
+		}
+		print_latencies(lat, n, cpu0, migrations);
+		return 0;
+	}
+	uint64_t period = a, run = b;
 	size_t cap = (size_t)(secs * 1e9 / period) + 2, n = 0;
 	uint64_t *lat = calloc(cap, sizeof(*lat));
 	uint64_t target = start;
@@ -105,20 +160,12 @@ int main(int argc, char **argv)
 		target += period;
 		if (target >= end)
 			break;
-		struct timespec ts = { .tv_sec = target / 1000000000ull, .tv_nsec = target % 1000000000ull };
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		sleep_until(target);
 		uint64_t t = now_ns(CLOCK_MONOTONIC);
 		if (n < cap)
 			lat[n++] = t - target;
-		uint64_t c = now_ns(CLOCK_THREAD_CPUTIME_ID);
-		while (now_ns(CLOCK_THREAD_CPUTIME_ID) - c < run)
-			;
+		burn(run);
 	}
-	qsort(lat, n, sizeof(*lat), cmp);
-	printf("cpu_ns %llu\n", (unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0));
-	printf("count %zu p50 %llu p90 %llu p99 %llu max %llu\n", n, (unsigned long long)rank(lat, n, 0.5),
-	       (unsigned long long)rank(lat, n, 0.9), (unsigned long long)rank(lat, n, 0.99),
-	       (unsigned long long)(n ? lat[n - 1] : 0));
+	print_latencies(lat, n, cpu0, 0);
 	return 0;
 }

@@ -46,6 +46,9 @@ pub struct Entity {
     pub sched_delayed: bool,
     /// v6.12 PLACE_REL_DEADLINE: `deadline` holds deadline - vruntime while off the queue.
     pub rel_deadline: bool,
+    /// v6.18 `se->vprot`: the vruntime up to which curr is protected from a wakeup's pick
+    /// (`set_protect_slice()`), replacing v6.12's vlag == deadline stash.
+    pub vprot: u64,
     /// v6.6 augment: the earliest deadline in this entity's subtree of `tasks_timeline`.
     pub min_deadline: u64,
     /// v6.12 augments: the smallest vruntime and slice in this entity's subtree.
@@ -85,6 +88,7 @@ impl Entity {
             custom_slice: false,
             sched_delayed: false,
             rel_deadline: false,
+            vprot: 0,
             min_deadline: 0,
             min_vruntime: 0,
             min_slice: 0,

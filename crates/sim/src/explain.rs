@@ -92,6 +92,9 @@ pub enum Why {
         eligible: bool,
         /// A reschedule was already asked for in this instant.
         pending: bool,
+        /// eevdf-v6.18: `protected` is `protect_slice()` after the tick (vruntime before
+        /// vprot), which update_curr() reschedules without.
+        v618: bool,
     },
     /// A pick by `__schedule()`: `prev` (NIL if idle) → `task`, at the task's own cfs_rq.
     Pick {
@@ -300,7 +303,7 @@ impl Decision {
                 };
                 s
             }
-            Why::EevdfTick { used_up, vruntime_rel, deadline_rel, pending, .. } => {
+            Why::EevdfTick { used_up, vruntime_rel, deadline_rel, pending, v618, .. } => {
                 let before = ms(deadline_rel - vruntime_rel);
                 if used_up {
                     format!(
@@ -312,6 +315,8 @@ impl Decision {
                     format!("tick: {t} is {before} before its deadline; keeps the CPU")
                 } else if pending {
                     format!("tick: {t} is {before} before its deadline; a reschedule was already asked for in this instant")
+                } else if v618 {
+                    format!("tick: {t} is {before} before its deadline, but past its protected slice (vruntime reached vprot; update_curr(), v6.18) → rescheduled")
                 } else {
                     format!("tick: {t} is {before} before its deadline, but no longer runs to parity and is not eligible (did_preempt_short(), v6.12) → rescheduled")
                 }

@@ -4,7 +4,7 @@
 //! `get_update_sysctl_factor()` in `update_sysctl()` at boot. `sched_nr_latency` is not
 //! rescaled there (only a debugfs write recomputes it), so it stays 8 unless given.
 
-use crate::scenario::{ClampOffset, Features, Policy, Scaling, Scenario, Tunables, WakeupPreemptVariant};
+use crate::scenario::{ClampOffset, Features, Policy, Preemption, Scaling, Scenario, Tunables, WakeupPreemptVariant};
 
 pub const NSEC_PER_SEC: u64 = 1_000_000_000;
 
@@ -47,6 +47,11 @@ pub struct Config {
     pub sched_nr_latency: u64,
     /// `sysctl_sched_base_slice` (EEVDF).
     pub base_slice_ns: u64,
+    /// `normalized_sysctl_sched_base_slice`: the unscaled base slice, which v6.18's
+    /// `set_protect_slice()` reads when RUN_TO_PARITY is off.
+    pub normalized_base_slice_ns: u64,
+    /// `machine.preemption`.
+    pub preemption: Preemption,
     pub feat: Feat,
 }
 
@@ -78,6 +83,9 @@ pub struct Feat {
     pub respect_slice: bool,
     /// Prateek Nayak's March 2024 RFC (never merged): see `pick_eevdf()` (v6.12).
     pub run_to_parity_wakeup: bool,
+    /// PICK_BUDDY (v6.13+): `pick_next_entity()` takes an eligible `cfs_rq->next`. Before,
+    /// NEXT_BUDDY gated both the setting and the picking.
+    pub pick_buddy: bool,
 }
 
 impl Feat {
@@ -87,7 +95,8 @@ impl Feat {
         let cfs = policy.is_cfs();
         let v12 = policy == Policy::LatencyNiceV12;
         let eevdf = !cfs;
-        let v612 = policy == Policy::EevdfV612;
+        let v612 = policy.is_v612_or_later();
+        let v618 = policy == Policy::EevdfV618;
         Feat {
             gentle_fair_sleepers: cfs,
             start_debit: cfs,
@@ -111,6 +120,7 @@ impl Feat {
             delay_zero: v612,
             respect_slice: false,
             run_to_parity_wakeup: false,
+            pick_buddy: v618,
         }
     }
 
@@ -121,7 +131,9 @@ impl Feat {
         let cfs = policy.is_cfs();
         let v12 = policy == Policy::LatencyNiceV12;
         let eevdf = !cfs;
-        let v612 = policy == Policy::EevdfV612;
+        let v612 = policy.is_v612_or_later();
+        let rfc = policy == Policy::EevdfV612;
+        let v618 = policy == Policy::EevdfV618;
         macro_rules! take {
             ($field:ident, $applies:expr) => {
                 if $applies {
@@ -151,8 +163,9 @@ impl Feat {
         take!(preempt_short, v612);
         take!(delay_dequeue, v612);
         take!(delay_zero, v612);
-        take!(respect_slice, v612);
-        take!(run_to_parity_wakeup, v612);
+        take!(respect_slice, rfc);
+        take!(run_to_parity_wakeup, rfc);
+        take!(pick_buddy, v618);
         // Both follow-up variants replace the wakeup clamp (contract §1.2).
         if r.wakeup_preempt_variant != WakeupPreemptVariant::V12 {
             r.latency_max_clamp_wakeup = false;
@@ -161,9 +174,22 @@ impl Feat {
     }
 }
 
+/// `normalized_sysctl_sched_base_slice`'s default: 0.75 ms until v6.14, 0.70 ms from v6.15
+/// (2ae891b82695, "sched: Reduce the default slice to avoid tasks getting an extra
+/// tick": 0.75 ms × 4 at HZ=250 was just over three ticks).
+pub fn default_base_slice(policy: Policy) -> u64 {
+    if policy == Policy::EevdfV618 {
+        700_000
+    } else {
+        750_000
+    }
+}
+
 impl Config {
     pub fn from_scenario(s: &Scenario) -> Config {
-        Config::new(s.scheduler.policy, s.machine.cpus, s.machine.hz, &s.scheduler.tunables, &s.scheduler.features)
+        let mut c = Config::new(s.scheduler.policy, s.machine.cpus, s.machine.hz, &s.scheduler.tunables, &s.scheduler.features);
+        c.preemption = s.machine.preemption;
+        c
     }
 
     /// The effective configuration of `policy` on `cpus` CPUs at `hz`.
@@ -184,7 +210,9 @@ impl Config {
             idle_min_granularity_ns: 750_000,
             wakeup_granularity_ns: factor * pick(t.wakeup_granularity_ns, cfs, 1_000_000),
             sched_nr_latency: pick(t.sched_nr_latency, cfs, 8),
-            base_slice_ns: factor * pick(t.base_slice_ns, !cfs, 750_000),
+            base_slice_ns: factor * pick(t.base_slice_ns, !cfs, default_base_slice(policy)),
+            normalized_base_slice_ns: pick(t.base_slice_ns, !cfs, default_base_slice(policy)),
+            preemption: Preemption::Full,
             feat: Feat::resolve(policy, features),
         }
     }

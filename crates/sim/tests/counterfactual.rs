@@ -196,10 +196,13 @@ fn mixed(policy: &str) -> serde_json::Value {
 
 #[test]
 fn eevdf_wakeup_counterfactuals_agree_with_the_recorded_outcome_when_nothing_changes() {
-    for policy in ["eevdf-v6.6", "eevdf-v6.12"] {
+    for policy in ["eevdf-v6.6", "eevdf-v6.12", "eevdf-v6.18"] {
         let v = mixed(policy);
         let sim = whole(&v);
         let feat = sim.fair.cfg.feat;
+        // A change to what is already so: RUN_TO_PARITY (v6.18 sizes protection with it at
+        // the pick, so there PREEMPT_SHORT).
+        let same = if policy == "eevdf-v6.18" { Change::PreemptShort(feat.preempt_short) } else { Change::RunToParity(feat.run_to_parity) };
         let log = sim.fair.log.as_deref().unwrap_or_default();
         let (mut known, mut total) = (0, 0);
         for d in log
@@ -207,7 +210,7 @@ fn eevdf_wakeup_counterfactuals_agree_with_the_recorded_outcome_when_nothing_cha
             .filter(|d| matches!(d.why, Why::EevdfWakeup { .. }))
         {
             total += 1;
-            if let Some(o) = outcome(&sim.fair, d, Change::RunToParity(feat.run_to_parity)) {
+            if let Some(o) = outcome(&sim.fair, d, same) {
                 known += 1;
                 assert_eq!(o, d.outcome, "{policy} at {} ns: {:?}", d.at_ns, d.why);
             }
@@ -227,6 +230,7 @@ fn eevdf_feature_counterfactuals_are_what_a_replay_with_the_feature_switched_dec
             "eevdf-v6.12",
             vec![Change::RunToParity(false), Change::PreemptShort(false)],
         ),
+        ("eevdf-v6.18", vec![Change::PreemptShort(false)]),
     ] {
         let v = mixed(policy);
         let sim = whole(&v);
@@ -258,7 +262,13 @@ fn eevdf_feature_counterfactuals_are_what_a_replay_with_the_feature_switched_dec
 /// `sched_setattr()` would: the real run's check must have the counterfactual's outcome.
 #[test]
 fn eevdf_wakee_slice_counterfactuals_are_what_a_run_with_that_slice_decides() {
-    let v = mixed("eevdf-v6.12");
+    for policy in ["eevdf-v6.12", "eevdf-v6.18"] {
+        wakee_slices(policy);
+    }
+}
+
+fn wakee_slices(policy: &str) {
+    let v = mixed(policy);
     let sim = whole(&v);
     let checks: Vec<Decision> = sim
         .fair
@@ -564,7 +574,7 @@ fn without_latency_list_the_pick_is_the_one_the_latency_tree_passed_over() {
 /// and at least one of the queued entities was.
 #[test]
 fn an_eevdf_pick_counts_the_eligible_set_it_chose_from() {
-    for policy in ["eevdf-v6.6", "eevdf-v6.12"] {
+    for policy in ["eevdf-v6.6", "eevdf-v6.12", "eevdf-v6.18"] {
         let sim = whole(&mixed(policy));
         let log = sim.fair.log.as_deref().unwrap_or_default();
         let picks: Vec<_> = log

@@ -45,10 +45,14 @@ fn features() -> impl Strategy<Value = String> {
 }
 
 fn sim(policy: &str, feats: &str, cpus: u32, hz: u32, seed: u64, ts: &str) -> Sim {
-    let feats = if policy == "eevdf-v6.12" { feats.to_string() } else { feats.split(", ").filter(|f| f.contains("run_to_parity") || f.contains("place_lag")).collect::<Vec<_>>().join(", ") };
+    sim_with(policy, feats, "full", cpus, hz, seed, ts)
+}
+
+fn sim_with(policy: &str, feats: &str, preemption: &str, cpus: u32, hz: u32, seed: u64, ts: &str) -> Sim {
+    let feats = if policy != "eevdf-v6.6" { feats.to_string() } else { feats.split(", ").filter(|f| f.contains("run_to_parity") || f.contains("place_lag")).collect::<Vec<_>>().join(", ") };
     let text = format!(
         r#"{{ "format": "fairground-scenario/1", "name": "p", "seed": {seed}, "duration_ms": 120,
-            "machine": {{ "cpus": {cpus}, "hz": {hz} }},
+            "machine": {{ "cpus": {cpus}, "hz": {hz}, "preemption": "{preemption}" }},
             "scheduler": {{ "policy": "{policy}", "features": {{ {feats} }} }},
             "cgroups": [ {{ "name": "g0" }}, {{ "name": "g1", "shares": 300 }}, {{ "name": "g2", "parent": "g1", "shares": 5000 }} ],
             "tasks": [ {ts} ] }}"#
@@ -81,6 +85,18 @@ proptest! {
     ) {
         let policy = if v612 { "eevdf-v6.12" } else { "eevdf-v6.6" };
         check_run(sim(policy, &feats, cpus, hz, seed, &ts))?;
+    }
+
+    /// The same invariants under eevdf-v6.18, with either preemption model that changes
+    /// something (lazy) or not (full).
+    #[test]
+    fn eevdf_v618_invariants_hold_at_every_instant(
+        ts in tasks(), feats in features(), seed in 0u64..1000,
+        cpus in 1u32..3, hz in prop::sample::select(vec![100u32, 250, 1000]),
+        lazy in any::<bool>(),
+    ) {
+        let preemption = if lazy { "lazy" } else { "full" };
+        check_run(sim_with("eevdf-v6.18", &feats, preemption, cpus, hz, seed, &ts))?;
     }
 }
 

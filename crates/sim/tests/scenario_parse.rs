@@ -57,7 +57,7 @@ fn minimal_scenario() {
     assert_eq!(s.name, "two hogs");
     assert_eq!(s.seed, 1);
     assert_eq!(s.duration_ms, 100);
-    assert_eq!(s.machine, Machine { cpus: 1, hz: 250, llc_size: None, costs: Default::default() });
+    assert_eq!(s.machine, Machine { cpus: 1, hz: 250, llc_size: None, costs: Default::default(), preemption: Preemption::Full });
     assert_eq!(s.scheduler.policy, Policy::CfsV62);
     assert_eq!(s.tasks[0].count, 2);
     assert_eq!(s.tasks[0].behavior, Behavior::Hog);

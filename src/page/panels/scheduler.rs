@@ -41,8 +41,9 @@ pub fn sched_panel(props: &SchedProps) -> Html {
                 <h3>{ "Scheduler" }</h3>
                 <label for="policy-select">{ "Policy" }</label>
                 <select id="policy-select" onchange={on_policy}>
-                    { for POLICIES.iter().map(|p| html! { <option value={*p} selected={*p == policy}>{ *p }</option> }) }
+                    { for POLICIES.iter().zip(settings::POLICY_SUMMARIES).map(|(p, what)| html! { <option value={*p} title={what} selected={*p == policy}>{ *p }</option> }) }
                 </select>
+                <p id="policy-summary" class="what">{ settings::POLICY_SUMMARIES[pi] }</p>
                 if let Some(e) = &props.error {
                     <p id="sched-error" class="error" role="alert">{ e }</p>
                 }

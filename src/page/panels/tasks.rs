@@ -74,9 +74,9 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                             let sel = props.selected == Some(i as u32);
                             let swatch = format!("background: {}", raster::css(raster::task_rgb(i as u32)));
                             let ti = i as u32;
-                            // Only eevdf-v6.12 has custom slices (live); elsewhere the file's value
+                            // Only eevdf-v6.12 and v6.18 have custom slices (live); elsewhere the file's value
                             // is shown, ignored with a warning.
-                            let slice = if info.policy == "eevdf-v6.12" { l.slice_us } else { t.slice_us };
+                            let slice = if matches!(info.policy.as_str(), "eevdf-v6.12" | "eevdf-v6.18") { l.slice_us } else { t.slice_us };
                             let edit = |field: &'static str| {
                                 let name = t.name.clone();
                                 props.on_edit.reform(move |e: Event| {

@@ -156,6 +156,13 @@ pub struct Fair {
     /// request is honoured by the end of its instant (the return to user mode, or the
     /// reschedule IPI), wherever it was raised.
     pub resched_pending: Vec<u32>,
+    /// Per CPU: TIF_NEED_RESCHED_LAZY (`machine.preemption: lazy`, v6.18), set by a remote
+    /// `resched_curr_lazy()` and acted on only at that CPU's next tick or return to user
+    /// mode (`Fair::return_to_user`); a local one is acted on at the end of its instant.
+    pub lazy: Vec<Option<ReschedCause>>,
+    /// `smp_processor_id()` of the code running now, when it is not the CPU being
+    /// rescheduled's own (a remote wakeup); NIL when the request is local.
+    pub this_cpu: u32,
     /// A state the kernel would WARN on or never reach (a pick loop that cannot end, a
     /// requeue of an entity not in its tree), found by a guard instead of corrupting the run.
     /// The engine stops the run and reports it.
@@ -182,6 +189,8 @@ impl Fair {
             cfs_rqs: (0..cpus as u32).map(|c| CfsRq::new(c, NIL)).collect(),
             resched: vec![None; cpus],
             resched_pending: Vec::with_capacity(cpus),
+            lazy: vec![None; cpus],
+            this_cpu: NIL,
             fault: None,
             now: 0,
         }
@@ -200,6 +209,31 @@ impl Fair {
         if r.is_none() {
             *r = Some(cause);
             self.resched_pending.push(cpu);
+        }
+    }
+
+    /// `resched_curr_lazy()` (core.c v6.18): under PREEMPT_LAZY the fair class asks with
+    /// TIF_NEED_RESCHED_LAZY, which sends no IPI. Asked on the CPU itself (a tick, a wakeup from
+    /// an interrupt or a syscall there), the return to user mode at the end of the instant acts
+    /// on it, as on TIF_NEED_RESCHED; asked from another CPU of the same LLC (a remote wakeup
+    /// done under the target's rq lock), it waits for the target's next tick or interrupt.
+    /// Otherwise (full, voluntary, none) it is `resched_curr()`.
+    pub fn resched_curr_lazy(&mut self, cpu: u32, cause: ReschedCause) {
+        let lazy = self.cfg.preemption == crate::scenario::Preemption::Lazy;
+        if !lazy || self.this_cpu == NIL || self.this_cpu == cpu {
+            return self.resched_curr(cpu, cause);
+        }
+        // __resched_curr(): nothing to do when either flag is already set.
+        if self.resched[cpu as usize].is_none() && self.lazy[cpu as usize].is_none() {
+            self.lazy[cpu as usize] = Some(cause);
+        }
+    }
+
+    /// The CPU returns to user mode from an interrupt (or `sched_tick()` promotes the flag):
+    /// a pending TIF_NEED_RESCHED_LAZY becomes a reschedule at the end of the instant.
+    pub fn return_to_user(&mut self, cpu: u32) {
+        if let Some(cause) = self.lazy[cpu as usize].take() {
+            self.resched_curr(cpu, cause);
         }
     }
 

@@ -119,7 +119,7 @@ fn update_min_vruntime_to(f: &mut Fair, rq: u32, vruntime: u64) {
 pub fn update_min_vruntime(f: &mut Fair, rq: u32) {
     let q = &f.cfs_rqs[rq as usize];
     let se = match f.eevdf {
-        Some(Version::V612) => q.tasks_timeline.root,
+        Some(Version::V612 | Version::V618) => q.tasks_timeline.root,
         _ => q.tasks_timeline.leftmost,
     };
     let mut curr = q.curr;
@@ -133,7 +133,7 @@ pub fn update_min_vruntime(f: &mut Fair, rq: u32) {
     }
     if se != NIL {
         let e = &f.ents[se as usize];
-        let v = if f.eevdf == Some(Version::V612) { e.min_vruntime } else { e.vruntime };
+        let v = if super::since_v612(f) { e.min_vruntime } else { e.vruntime };
         vruntime = if curr == NIL { v } else { min_vruntime(vruntime, v) };
     }
     // Ensure we never gain time by being placed backwards.

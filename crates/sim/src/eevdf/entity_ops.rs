@@ -26,7 +26,8 @@ fn did_preempt_short(f: &Fair, rq: u32, curr: u32) -> bool {
     !entity_eligible(f, rq, curr)
 }
 
-/// `update_curr()` (v6.6; v6.12 adds the PREEMPT_SHORT check and moves the resched here).
+/// `update_curr()` (v6.6; v6.12 adds the PREEMPT_SHORT check and moves the resched here;
+/// v6.18 reschedules, lazily, once curr is past its protection `vprot`).
 pub fn update_curr(f: &mut Fair, rq: u32) {
     let curr = f.cfs_rqs[rq as usize].curr;
     if curr == NIL || !f.update_curr_se(curr) {
@@ -39,11 +40,17 @@ pub fn update_curr(f: &mut Fair, rq: u32) {
     }
     let resched = match f.eevdf {
         Some(Version::V612) => used_up || did_preempt_short(f, rq, curr),
+        // v6.18: "if (resched || !protect_slice(curr))", and the request is a lazy one.
+        Some(Version::V618) => used_up || !super::protect::protect_slice(f, curr),
         _ => used_up,
     };
     if resched {
         let cpu = f.cfs_rqs[rq as usize].cpu;
-        f.resched_curr(cpu, f.ctx);
+        if super::is_v618(f) {
+            f.resched_curr_lazy(cpu, f.ctx);
+        } else {
+            f.resched_curr(cpu, f.ctx);
+        }
         clear_buddies(f, rq, curr);
     }
 }
@@ -119,7 +126,7 @@ fn finish_delayed_dequeue_entity(f: &mut Fair, se: u32) {
 /// sleeping entity that is not eligible keeps competing until a pick reaches it).
 pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
     let sleep = flags & DEQUEUE_SLEEP != 0;
-    let v612 = f.eevdf == Some(Version::V612);
+    let v612 = super::since_v612(f);
     update_curr(f, rq);
     // Before the delay (v6.12.6, 493afbd187c4): an entity that becomes delayed is no buddy
     // of any of its runqueues. 6.12.0 cleared only `cfs_rq->next == se` here, and a buddy
@@ -165,7 +172,8 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
 }
 
 /// `set_next_entity()` (v6.6 = v6.12): curr leaves the tree, and its deadline at the pick is
-/// stashed in vlag (the RUN_TO_PARITY "HACK": vlag == deadline until it gets a new slice).
+/// stashed in vlag (the RUN_TO_PARITY "HACK": vlag == deadline until it gets a new slice);
+/// v6.18 sets `vprot` instead (`set_protect_slice()`).
 pub fn set_next_entity(f: &mut Fair, rq: u32, se: u32) {
     clear_buddies(f, rq, se);
     if f.ents[se as usize].on_rq {
@@ -173,8 +181,12 @@ pub fn set_next_entity(f: &mut Fair, rq: u32, se: u32) {
         if f.pelt {
             f.update_load_avg(rq, se, UPDATE_TG);
         }
-        let e = &mut f.ents[se as usize];
-        e.vlag = e.deadline as i64;
+        if super::is_v618(f) {
+            super::protect::set_protect_slice(f, rq, se);
+        } else {
+            let e = &mut f.ents[se as usize];
+            e.vlag = e.deadline as i64;
+        }
     }
     f.cfs_rqs[rq as usize].curr = se;
     let now = f.now;

@@ -33,6 +33,10 @@ pub fn note_pick(f: &mut Fair, rq: u32, se: u32, buddy: bool) {
     let feat = f.cfg.feat;
     let (from, instead) = if buddy {
         (PickFrom::NextBuddy, pick_eevdf(f, rq, NIL))
+    } else if se == curr && super::is_v618(f) && super::protect::protect_slice(f, curr) {
+        // v6.18: kept while protected (vprot); without it, the pick decides.
+        let other = super::protect::pick_eevdf_v618(f, rq, false);
+        (if other == se { PickFrom::EarliestDeadline } else { PickFrom::RunToParity }, other)
     } else if se == curr
         && (feat.run_to_parity || feat.respect_slice)
         && f.ents[curr as usize].vlag as u64 == f.ents[curr as usize].deadline

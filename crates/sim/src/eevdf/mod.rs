@@ -1,5 +1,7 @@
-//! The EEVDF policies: `eevdf-v6.6` (the first merge) and `eevdf-v6.12` ("complete EEVDF":
-//! deadline-keyed tree, custom slices, PREEMPT_SHORT, delayed dequeue).
+//! The EEVDF policies: `eevdf-v6.6` (the first merge), `eevdf-v6.12` ("complete EEVDF":
+//! deadline-keyed tree, custom slices, PREEMPT_SHORT, delayed dequeue) and `eevdf-v6.18`
+//! (v6.12's code where nothing changed; `protect.rs` has what 6.13 … 6.18 changed: slice
+//! protection, the wakeup check, reweight by placement, PREEMPT_LAZY's resched_curr_lazy).
 //!
 //! They share the engine, the entity arena and the cfs_rqs with the CFS policies; only the
 //! fair-class hooks differ. The task-level hooks in `cfs::task_ops` (`enqueue_task_fair`,
@@ -13,26 +15,31 @@
 //!
 //! Files: `avg.rs` (avg_vruntime, eligibility, lag, min_vruntime), `tree.rs` (the augmented
 //! `tasks_timeline` and `pick_eevdf`), `place.rs` (place_entity, update_deadline, reweight),
-//! `entity_ops.rs` (update_curr … entity_tick), `task_ops.rs` (the class hooks), `view.rs`
-//! (the per-entity state the app draws), `explain.rs` (what the decision log adds).
+//! `entity_ops.rs` (update_curr … entity_tick), `task_ops.rs` (the class hooks), `protect.rs`
+//! (v6.18's slice protection and wakeup check), `view.rs` (the per-entity state the app draws),
+//! `explain.rs` (what the decision log adds).
 
 pub mod avg;
 pub mod entity_ops;
 pub mod explain;
 pub mod place;
+pub mod protect;
 pub mod task_ops;
 pub mod tree;
 pub mod view;
 
 use crate::scenario::Policy;
 
-/// Which EEVDF.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which EEVDF. Ordered: a later version has everything an earlier one's code paths test
+/// for unless the place says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Version {
     /// v6.6.0: tree keyed by vruntime, augmented with min_deadline.
     V66,
     /// v6.12.0: tree keyed by deadline, augmented with min_vruntime and min_slice.
     V612,
+    /// v6.18: v6.12's tree; slice protection (`vprot`), PICK_BUDDY, PREEMPT_LAZY.
+    V618,
 }
 
 impl Version {
@@ -40,6 +47,7 @@ impl Version {
         match p {
             Policy::EevdfV66 => Some(Version::V66),
             Policy::EevdfV612 => Some(Version::V612),
+            Policy::EevdfV618 => Some(Version::V618),
             _ => None,
         }
     }
@@ -49,4 +57,17 @@ impl Version {
 /// 0.1 ms (HZ=1000 × 10) to 100 ms (HZ=100 / 10).
 pub fn clamp_custom_slice(runtime_ns: u64) -> u64 {
     runtime_ns.clamp(100_000, 100_000_000)
+}
+
+/// Whether the fair class runs v6.12's code paths or later ones (the deadline-keyed tree,
+/// custom slices, delayed dequeue).
+#[inline]
+pub fn since_v612(f: &crate::cfs::Fair) -> bool {
+    f.eevdf.is_some_and(|v| v >= Version::V612)
+}
+
+/// Whether the fair class runs v6.18's code paths.
+#[inline]
+pub fn is_v618(f: &crate::cfs::Fair) -> bool {
+    f.eevdf == Some(Version::V618)
 }

@@ -2,20 +2,22 @@
 //! (fair.c v6.6 / v6.12).
 
 use super::avg::{self, avg_vruntime};
-use super::{entity_ops, tree, Version};
+use super::{entity_ops, tree};
 use crate::cfs::flags::ENQUEUE_INITIAL;
 use crate::cfs::Fair;
 use crate::entity::NIL;
 use crate::weights::{calc_delta_fair, scale_load_down};
 
-/// `place_entity()` (v6.6; v6.12 adds custom slices and PLACE_REL_DEADLINE).
+/// `place_entity()` (v6.6; v6.12 adds custom slices and PLACE_REL_DEADLINE; v6.18 skips the
+/// lag arithmetic for a zero vlag, which changes no result, and honours `rel_deadline` alone).
 ///
 /// With PLACE_LAG the entity keeps the lag it had at dequeue: since adding an entity with
 /// lag vl moves V by −w·vl/(W + w), the lag is inflated by (W + w)/W first, so that the lag
 /// after placement comes out as it was.
 pub fn place_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
     let vruntime = avg_vruntime(f, rq);
-    let v612 = f.eevdf == Some(Version::V612);
+    let v612 = super::since_v612(f);
+    let is_v618 = super::is_v618(f);
     let base = f.cfg.base_slice_ns;
     let q = &f.cfs_rqs[rq as usize];
     let (nr_running, avg_load, curr) = (q.nr_running, q.avg_load, q.curr);
@@ -44,7 +46,8 @@ pub fn place_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
     }
     e.vruntime = vruntime.wrapping_sub(lag as u64);
 
-    if v612 && feat.place_rel_deadline && e.rel_deadline {
+    // v6.18 tests only rel_deadline: reweight_entity() sets it whatever PLACE_REL_DEADLINE says.
+    if v612 && (feat.place_rel_deadline || is_v618) && e.rel_deadline {
         e.deadline = e.deadline.wrapping_add(e.vruntime);
         e.rel_deadline = false;
         return;
@@ -60,7 +63,7 @@ pub fn place_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
 /// the request is used up and lets `update_curr()` decide). Returns true when curr has used
 /// its request and got a new deadline.
 pub fn update_deadline(f: &mut Fair, se: u32) -> bool {
-    let v612 = f.eevdf == Some(Version::V612);
+    let v612 = super::since_v612(f);
     let base = f.cfg.base_slice_ns;
     let e = &mut f.ents[se as usize];
     if (e.vruntime.wrapping_sub(e.deadline) as i64) < 0 {
@@ -78,7 +81,10 @@ pub fn update_deadline(f: &mut Fair, se: u32) -> bool {
 /// saved vlag of one off the queue; v6.12: `reweight_eevdf()` keeps the lag and the relative
 /// deadline against V for a queued entity, and rescales vlag off the queue).
 pub fn reweight_entity(f: &mut Fair, rq: u32, se: u32, weight: u64) {
-    let v612 = f.eevdf == Some(Version::V612);
+    if super::is_v618(f) {
+        return super::protect::reweight_entity_v618(f, rq, se, weight);
+    }
+    let v612 = super::since_v612(f);
     let on_rq = f.ents[se as usize].on_rq;
     let is_curr = f.cfs_rqs[rq as usize].curr == se;
     let old_weight = f.ents[se as usize].load.weight;

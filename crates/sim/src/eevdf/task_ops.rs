@@ -49,7 +49,7 @@ pub fn requeue_delayed_entity(f: &mut Fair, se: u32) {
 /// `enqueue_task_fair()` (v6.6; v6.12 adds ENQUEUE_DELAYED and slice propagation).
 pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
     f.ctx = enqueue_cause(se, flags);
-    let v612 = f.eevdf == Some(Version::V612);
+    let v612 = super::since_v612(f);
     if v612 && flags & ENQUEUE_DELAYED != 0 {
         requeue_delayed_entity(f, se);
         return;
@@ -97,8 +97,11 @@ fn update_ancestor(f: &mut Fair, s: u32, slice: &mut u64, update_group: bool) ->
             f.update_cfs_group(s);
         }
     }
-    if f.eevdf == Some(Version::V612) {
+    if super::since_v612(f) {
         f.ents[s as usize].slice = *slice;
+        if super::is_v618(f) {
+            super::protect::propagate_min_slice(f, s);
+        }
         *slice = cfs_rq_min_slice(f, q);
     }
     q
@@ -124,13 +127,19 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     let task = f.ents[se as usize].is_task();
     let h = u32::from(task);
     let idle = h & u32::from(f.ents[se as usize].is_idle());
-    let mut slice = if task { 0 } else { cfs_rq_min_slice(f, f.ents[se as usize].my_q) };
+    // v6.12 starts a group entity's walk from its own queue's shortest slice; v6.18 starts
+    // from 0 and takes the queue's where a dequeue stops at a delayed entity.
+    let v618 = super::is_v618(f);
+    let mut slice = if task || v618 { 0 } else { cfs_rq_min_slice(f, f.ents[se as usize].my_q) };
     let mut s = se;
     while s != NIL {
         let q = f.ents[s as usize].cfs_rq;
         if !dequeue_entity(f, q, s, flags) {
             if task && s == se {
                 return false;
+            }
+            if v618 {
+                slice = cfs_rq_min_slice(f, q);
             }
             break;
         }
@@ -160,10 +169,12 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
 }
 
 /// `pick_next_entity()` (v6.6; v6.12 completes the dequeue of a delayed pick and returns NIL
-/// so that the caller picks again).
+/// so that the caller picks again; v6.18 takes the next buddy under PICK_BUDDY).
 fn pick_next_entity(f: &mut Fair, rq: u32) -> u32 {
     let next = f.cfs_rqs[rq as usize].next;
-    if f.cfg.feat.next_buddy && next != NIL && entity_eligible(f, rq, next) {
+    // v6.18 asks PICK_BUDDY here (NEXT_BUDDY only decides whether a wakeup sets the buddy).
+    let pick_buddy = if super::is_v618(f) { f.cfg.feat.pick_buddy } else { f.cfg.feat.next_buddy };
+    if pick_buddy && next != NIL && entity_eligible(f, rq, next) {
         // "->next will never be delayed" (v6.12.6, 493afbd187c4): 6.12.0 WARNs here and
         // returns the sleeping buddy; the fix keeps delayed entities from being buddies.
         if f.ents[next as usize].sched_delayed {
@@ -246,7 +257,8 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
     // The deadline update_deadline() compares with, before a new request replaces it, and
     // what did_preempt_short() reads of it; a reschedule already asked for in this instant.
     let (deadline, slice) = (f.ents[se as usize].deadline, f.ents[se as usize].slice);
-    let protected = f.ents[se as usize].vlag as u64 == deadline;
+    let v618 = super::is_v618(f);
+    let mut protected = f.ents[se as usize].vlag as u64 == deadline;
     let cpu = f.cfs_rqs[f.ents[se as usize].cfs_rq as usize].cpu;
     let pending = f.need_resched(cpu);
     let mut s = se;
@@ -259,6 +271,10 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
         let q = f.ents[se as usize].cfs_rq;
         let v = super::avg::avg_vruntime(f, q);
         let eligible = entity_eligible(f, q, se);
+        if v618 {
+            // v6.18's update_curr() reschedules once curr is past vprot.
+            protected = super::protect::protect_slice(f, se);
+        }
         let e = &f.ents[se as usize];
         let why = crate::explain::Why::EevdfTick {
             used_up: (e.vruntime.wrapping_sub(deadline) as i64) >= 0,
@@ -269,6 +285,7 @@ pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
             protected,
             eligible,
             pending,
+            v618,
         };
         let d = crate::explain::Decision { at_ns: f.now, cpu, task: se, other: NIL, outcome: f.need_resched(cpu), why, site: &SITE };
         f.record(d);
@@ -292,20 +309,21 @@ pub fn task_fork_fair(f: &mut Fair, se: u32) {
 
 /// The flags `wake_up_new_task()` enqueues a new task with: v6.12 passes ENQUEUE_INITIAL.
 pub fn wake_up_new_task_flags(f: &Fair) -> u32 {
-    if f.eevdf == Some(Version::V612) {
+    if super::since_v612(f) {
         ENQUEUE_INITIAL
     } else {
         0
     }
 }
 
-/// `check_preempt_wakeup()` (v6.6) / `check_preempt_wakeup_fair()` (v6.12): preempt when
-/// the pick would now be the woken entity. v6.12 first lets a shorter-slice wakee cancel
-/// curr's run-to-parity protection (PREEMPT_SHORT).
+/// `check_preempt_wakeup()` (v6.6) / `check_preempt_wakeup_fair()` (v6.12, v6.18): preempt
+/// when the pick would now be the woken entity. v6.12 first lets a shorter-slice wakee cancel
+/// curr's run-to-parity protection (PREEMPT_SHORT); v6.18 picks without curr's protection
+/// for such a wakee (`protect::wakeup_pick_v618`), and its reschedule is a lazy one.
 pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: ReschedCause) {
     static SITE: crate::explain::Site = crate::decision_site!(
         "eevdf::task_ops::check_preempt_wakeup",
-        "check_preempt_wakeup() (v6.6) / check_preempt_wakeup_fair() (v6.12) → pick_eevdf(), fair.c"
+        "check_preempt_wakeup() (v6.6) / check_preempt_wakeup_fair() (v6.12, v6.18) → pick_eevdf(), fair.c"
     );
     if curr == p {
         return;
@@ -321,7 +339,7 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
         return;
     }
     let normal = f.ents[p as usize].policy == crate::scenario::FairPolicy::Normal;
-    let (se, pse) = if f.eevdf == Some(Version::V612) {
+    let (se, pse) = if super::since_v612(f) {
         // v6.12: the feature first, then idle against non-idle at the matching level (group
         // entities are never idle here), then "BATCH and IDLE tasks do not preempt others".
         if !f.cfg.feat.wakeup_preemption {
@@ -330,7 +348,13 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
         let (se, pse) = f.find_matching_se(curr, p);
         let (cse_idle, pse_idle) = (f.ents[se as usize].is_idle(), f.ents[pse as usize].is_idle());
         if cse_idle && !pse_idle {
-            f.resched_curr(cpu, cause);
+            if super::is_v618(f) {
+                // v6.18 (f553741ac8c0): "don't give idle entity slice protection".
+                super::protect::cancel_protect_slice(f, se);
+                f.resched_curr_lazy(cpu, cause);
+            } else {
+                f.resched_curr(cpu, cause);
+            }
             return;
         }
         if cse_idle != pse_idle || !normal {
@@ -351,19 +375,34 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
     };
     let q = f.ents[se as usize].cfs_rq;
     update_curr(f, q);
-    let protected = f.ents[se as usize].vlag as u64 == f.ents[se as usize].deadline;
+    let v618 = super::is_v618(f);
+    let protected = if v618 {
+        super::protect::protect_slice(f, se)
+    } else {
+        f.ents[se as usize].vlag as u64 == f.ents[se as usize].deadline
+    };
     let mut short = false;
-    // The RESPECT_SLICE RFC moved this test into `pick_curr()`, which sees the wakee.
-    if f.eevdf == Some(Version::V612) && !f.cfg.feat.respect_slice && do_preempt_short(f, q, pse, se) {
-        let e = &mut f.ents[se as usize];
-        if e.vlag as u64 == e.deadline {
-            e.vlag = e.deadline.wrapping_add(1) as i64;
-            short = true;
+    let picked = if v618 {
+        let (picked, s) = super::protect::wakeup_pick_v618(f, q, se, pse);
+        short = s;
+        picked
+    } else {
+        // The RESPECT_SLICE RFC moved this test into `pick_curr()`, which sees the wakee.
+        if super::since_v612(f) && !f.cfg.feat.respect_slice && do_preempt_short(f, q, pse, se) {
+            let e = &mut f.ents[se as usize];
+            if e.vlag as u64 == e.deadline {
+                e.vlag = e.deadline.wrapping_add(1) as i64;
+                short = true;
+            }
         }
-    }
-    let picked = pick_eevdf(f, q, pse);
+        pick_eevdf(f, q, pse)
+    };
     if picked == pse {
-        f.resched_curr(cpu, cause);
+        if v618 {
+            f.resched_curr_lazy(cpu, cause);
+        } else {
+            f.resched_curr(cpu, cause);
+        }
     }
     if f.log.is_some() {
         let others_deadline_rel = super::explain::others_deadline_rel(f, q, se, pse);

@@ -22,7 +22,7 @@ fn gt(a: u64, b: u64) -> bool {
 pub fn entity_before(ver: Version, a: &Entity, b: &Entity) -> bool {
     match ver {
         Version::V66 => (a.vruntime.wrapping_sub(b.vruntime) as i64) < 0,
-        Version::V612 => (a.deadline.wrapping_sub(b.deadline) as i64) < 0,
+        Version::V612 | Version::V618 => (a.deadline.wrapping_sub(b.deadline) as i64) < 0,
     }
 }
 
@@ -112,7 +112,7 @@ pub fn enqueue_timeline(f: &mut Fair, rq: u32, se: u32) {
                 entity_before(Version::V66, &a.0[x as usize], &a.0[y as usize])
             });
         }
-        Version::V612 => {
+        Version::V612 | Version::V618 => {
             e.min_vruntime = e.vruntime;
             e.min_slice = e.slice;
             let mut acc = MinVruntime(&mut f.ents);
@@ -130,7 +130,7 @@ pub fn dequeue_timeline(f: &mut Fair, rq: u32, se: u32) {
         Version::V66 => {
             rbtree::rb_erase_augmented_cached(root, se, &mut MinDeadline(&mut f.ents));
         }
-        Version::V612 => {
+        Version::V612 | Version::V618 => {
             rbtree::rb_erase_augmented_cached(root, se, &mut MinVruntime(&mut f.ents));
         }
     }
@@ -263,7 +263,7 @@ fn pick_eevdf_v612(f: &Fair, rq: u32, wakee: u32) -> u32 {
 
 /// Where the decision log says EEVDF picks are made.
 pub(crate) fn pick_site() -> &'static crate::explain::Site {
-    static SITE: crate::explain::Site = crate::decision_site!("eevdf::tree::pick_eevdf", "pick_eevdf(), fair.c v6.6 / v6.12");
+    static SITE: crate::explain::Site = crate::decision_site!("eevdf::tree::pick_eevdf", "pick_eevdf(), fair.c v6.6 / v6.12 / v6.18");
     &SITE
 }
 
@@ -278,6 +278,7 @@ pub fn pick_eevdf(f: &Fair, rq: u32, wakee: u32) -> u32 {
     let se = match version(f) {
         Version::V66 => pick_eevdf_v66(f, rq),
         Version::V612 => pick_eevdf_v612(f, rq, wakee),
+        Version::V618 => super::protect::pick_eevdf_v618(f, rq, true),
     };
     if se == NIL {
         return f.cfs_rqs[rq as usize].tasks_timeline.leftmost;

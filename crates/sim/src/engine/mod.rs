@@ -22,7 +22,7 @@ pub mod workloads;
 use crate::cfs::{Fair, ReschedCause};
 use crate::entity::{Entity, NIL};
 use crate::rng::Rng;
-use crate::scenario::{self, Policy, ScenarioError, SetAttrs, Target, Validated};
+use crate::scenario::{self, ScenarioError, SetAttrs, Target, Validated};
 use crate::tunables::Config;
 use crate::weights::LoadWeight;
 use events::{Class, Queue};
@@ -79,6 +79,9 @@ pub struct Sim {
     changes: Vec<Change>,
     /// CPUs asked to reschedule during the current instant.
     dirty: Vec<u32>,
+    /// The CPU the code waking a task runs on (`smp_processor_id()` in `try_to_wake_up()`):
+    /// a timer's CPU, or the waker's; NIL for none in particular. Only PREEMPT_LAZY asks.
+    pub(super) waker_cpu: u32,
     cgroups: Vec<scenario::Cgroup>,
     finished: bool,
     /// What ran where, when recording is on (`enable_trace`; the app's timeline).
@@ -149,7 +152,7 @@ impl Sim {
                 e.latency_offset = fair.calc_latency_offset(t.attrs.latency_nice);
             }
             e.slice = fair.cfg.base_slice_ns;
-            if fair.cfg.policy == Policy::EevdfV612 {
+            if fair.cfg.policy.is_v612_or_later() {
                 if let Some(us) = t.attrs.slice_us {
                     // __setscheduler_params(): a custom slice, clamped as sched_setattr() does.
                     e.custom_slice = true;
@@ -216,6 +219,7 @@ impl Sim {
             queue,
             changes,
             dirty: Vec::with_capacity(ncpus as usize),
+            waker_cpu: NIL,
             cgroups: s.cgroups.clone(),
             finished: false,
             trace: None,
@@ -375,6 +379,9 @@ impl Sim {
             }
             if curr != NIL {
                 self.events += 1;
+                // sched_tick() (v6.18): a pending TIF_NEED_RESCHED_LAZY becomes TIF_NEED_RESCHED
+                // before task_tick(); the tick's return to user mode would act on it anyway.
+                self.fair.return_to_user(cpu);
                 if self.fair.task_tick_fair(curr) {
                     self.dirty.push(cpu);
                 }

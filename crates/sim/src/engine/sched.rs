@@ -31,6 +31,8 @@ impl Sim {
             next = self.newidle_balance(cpu);
         }
         self.fair.resched[cpu as usize] = None;
+        // clear_tsk_need_resched() clears TIF_NEED_RESCHED_LAZY too.
+        self.fair.lazy[cpu as usize] = None;
         if next == prev {
             self.update_idle_bit(cpu);
             return;
@@ -290,7 +292,33 @@ impl Sim {
                 return;
             }
         }
-        self.try_to_wake_up(ti, work);
+        // The task's hrtimer fires on the CPU it slept on.
+        let timer_cpu = t.cpu;
+        self.wake_from(timer_cpu, |s| s.try_to_wake_up(ti, work));
+    }
+
+    /// Run a wakeup as code on `cpu` (an interrupt there, or a syscall of its task), then that
+    /// CPU's return to user mode, which acts on its own TIF_NEED_RESCHED_LAZY.
+    pub(super) fn wake_from(&mut self, cpu: u32, wake: impl FnOnce(&mut Sim)) {
+        let outer = self.waker_cpu;
+        self.waker_cpu = cpu;
+        wake(self);
+        self.waker_cpu = outer;
+        if outer == NIL && cpu != NIL && self.fair.cfg.preemption == crate::scenario::Preemption::Lazy {
+            self.fair.return_to_user(cpu);
+        }
+    }
+
+    /// `smp_processor_id()` for the fair class while it wakes a task onto `cpu`: the waker's
+    /// CPU when that is another CPU of the same LLC (`ttwu_queue_cond()` is false there, so
+    /// the wakeup is done remotely under the target's lock, and a lazy reschedule sends no
+    /// IPI); NIL otherwise (on the CPU itself, or through the wake list's IPI).
+    fn remote_waker(&self, cpu: u32) -> u32 {
+        let w = self.waker_cpu;
+        if w == NIL || w == cpu || self.cpus[w as usize].llc_first != self.cpus[cpu as usize].llc_first {
+            return NIL;
+        }
+        w
     }
 
     /// `try_to_wake_up()`: choose a CPU, enqueue with ENQUEUE_WAKEUP, check preemption.
@@ -316,8 +344,10 @@ impl Sim {
             t.stats.wakeups += 1;
             t.waking_since = Some(now);
             // It left cfs_tasks when it slept (deactivate_task); it is back on its runqueue.
+            self.fair.this_cpu = self.remote_waker(cpu);
             self.activate_task(ti, cpu, ENQUEUE_DELAYED);
             self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
+            self.fair.this_cpu = NIL;
             return;
         }
         if self.costs.wakeup_ns > 0 {
@@ -373,8 +403,10 @@ impl Sim {
             t.migrated = true;
         }
         t.state = TState::Runnable;
+        self.fair.this_cpu = self.remote_waker(cpu);
         self.activate_task(ti, cpu, flags);
         self.check_preempt_curr(cpu, ti, ReschedCause::Wakeup(ti));
+        self.fair.this_cpu = NIL;
     }
 
     /// Whether `cpu` is idle and still leaving its idle state: its reschedule waits for the
@@ -436,7 +468,7 @@ impl Sim {
         if self.tasks[ti as usize].rt {
             return; // nice, latency nice and slice are the fair class's attributes
         }
-        let v612 = self.fair.eevdf == Some(crate::eevdf::Version::V612);
+        let v612 = crate::eevdf::since_v612(&self.fair);
         let old_nice = self.tasks[ti as usize].nice;
         let new_nice = set.nice.unwrap_or(old_nice);
         let latency = if self.fair.v12 { set.latency_nice } else { None };

@@ -50,7 +50,7 @@ impl Sim {
         // __setscheduler_params(): p->policy, then set_load_weight(p, true).
         self.fair.ents[ti as usize].policy = policy;
         let nice = self.tasks[ti as usize].nice;
-        if policy == FairPolicy::Idle && self.fair.cfg.policy != crate::scenario::Policy::EevdfV612 {
+        if policy == FairPolicy::Idle && !self.fair.cfg.policy.is_v612_or_later() {
             // v6.2 and v6.6: an idle task's weight is set directly, not through reweight_task()
             // (the task is off its runqueue here, or asleep).
             self.fair.ents[ti as usize].load = LoadWeight::idle();

@@ -4,7 +4,7 @@
 use crate::rng::Rng;
 use serde_json::{json, Map, Value};
 
-const POLICIES: [&str; 4] = ["cfs-v6.2", "latency-nice-v12", "eevdf-v6.6", "eevdf-v6.12"];
+const POLICIES: [&str; 5] = ["cfs-v6.2", "latency-nice-v12", "eevdf-v6.6", "eevdf-v6.12", "eevdf-v6.18"];
 
 struct G(Rng);
 
@@ -70,6 +70,11 @@ fn features(g: &mut G, policy: &str) -> Value {
             }
             if policy == "eevdf-v6.12" {
                 for k in ["place_rel_deadline", "preempt_short", "delay_dequeue", "delay_zero", "respect_slice", "run_to_parity_wakeup"] {
+                    flag(g, &mut f, k);
+                }
+            }
+            if policy == "eevdf-v6.18" {
+                for k in ["place_rel_deadline", "preempt_short", "delay_dequeue", "delay_zero", "pick_buddy", "next_buddy"] {
                     flag(g, &mut f, k);
                 }
             }
@@ -147,6 +152,9 @@ pub fn generate(seed: u64, case: u64) -> Value {
     if cpus > 1 && g.chance(30) {
         let divisors: Vec<i64> = (1..=cpus).filter(|d| cpus % d == 0).collect();
         machine.insert("llc_size".into(), json!(*g.pick(&divisors)));
+    }
+    if policy == "eevdf-v6.18" && g.chance(50) {
+        machine.insert("preemption".into(), json!(*g.pick(&["none", "voluntary", "full", "lazy", "lazy"])));
     }
     if g.chance(25) {
         machine.insert(
@@ -349,7 +357,7 @@ pub fn with_noop_edits(case: &Value) -> Option<Value> {
         if policy != "latency-nice-v12" {
             extra.push(json!({ "at_us": at(&mut g), "task": name, "set": { "latency_nice": g.nice() } }));
         }
-        if policy != "eevdf-v6.12" {
+        if policy != "eevdf-v6.12" && policy != "eevdf-v6.18" {
             extra.push(json!({ "at_us": at(&mut g), "task": name, "set": { "slice_us": 3000 } }));
         }
     }

@@ -133,7 +133,7 @@ fn check_subtree(f: &Fair, ver: Version, n: u32, depth: usize) -> Result<Option<
     }
     match ver {
         Version::V66 if e.min_deadline != d => Err(format!("node {n}: min_deadline {} but {d} below", e.min_deadline)),
-        Version::V612 if e.min_vruntime != v => Err(format!("node {n}: min_vruntime {} but {v} below", e.min_vruntime)),
+        Version::V612 | Version::V618 if e.min_vruntime != v => Err(format!("node {n}: min_vruntime {} but {v} below", e.min_vruntime)),
         _ => Ok(Some((d, v))),
     }
 }
@@ -194,7 +194,7 @@ fn check_tasks(s: &Sim) -> Result<(), String> {
         if !ok {
             return Err(format!("task {name}: state {:?} with on_rq {} and delayed {}", t.state, e.on_rq, e.sched_delayed));
         }
-        if e.sched_delayed && f.eevdf != Some(Version::V612) {
+        if e.sched_delayed && !crate::eevdf::since_v612(f) {
             return Err(format!("task {name}: delayed under a policy without delayed dequeue"));
         }
         if t.state == TState::Running {

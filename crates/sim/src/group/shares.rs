@@ -3,7 +3,6 @@
 
 use super::pelt::get_pelt_divider;
 use crate::cfs::Fair;
-use crate::eevdf::Version;
 use crate::entity::NIL;
 use crate::weights::scale_load_down;
 
@@ -36,8 +35,9 @@ impl Fair {
             return; // the root group's sum is not used
         }
         let now = self.now;
+        let v612 = crate::eevdf::since_v612(self);
         let q = &mut self.cfs_rqs[rq as usize];
-        if self.eevdf == Some(Version::V612) && now.wrapping_sub(q.last_update_tg_load_avg) < 1_000_000 {
+        if v612 && now.wrapping_sub(q.last_update_tg_load_avg) < 1_000_000 {
             return;
         }
         let delta = q.avg.load_avg as i64 - q.tg_load_avg_contrib;
@@ -56,14 +56,20 @@ impl Fair {
     }
 
     /// `update_cfs_group()` (v6.2, SMP): give a group entity the weight its runqueue's share
-    /// of the group's load earns it. v6.12 skips the reweight when nothing changed.
+    /// of the group's load earns it. v6.12 skips the reweight when nothing changed; v6.18
+    /// also leaves an empty group's weight alone.
     pub fn update_cfs_group(&mut self, se: u32) {
         let gq = self.ents[se as usize].my_q;
         if gq == NIL {
             return;
         }
+        // v6.18: "When a group becomes empty, preserve its weight. This matters for
+        // DELAY_DEQUEUE." (the weight a delayed group entity competes with).
+        if crate::eevdf::is_v618(self) && self.cfs_rqs[gq as usize].load.weight == 0 {
+            return;
+        }
         let shares = self.calc_group_shares(gq) as u64;
-        if self.eevdf == Some(Version::V612) && self.ents[se as usize].load.weight == shares {
+        if crate::eevdf::since_v612(self) && self.ents[se as usize].load.weight == shares {
             return;
         }
         let rq = self.ents[se as usize].cfs_rq;

@@ -18,16 +18,19 @@ pub enum Policy {
     EevdfV66,
     #[serde(rename = "eevdf-v6.12")]
     EevdfV612,
+    #[serde(rename = "eevdf-v6.18")]
+    EevdfV618,
 }
 
 impl Policy {
-    pub const ALL: [Policy; 4] = [Policy::CfsV62, Policy::LatencyNiceV12, Policy::EevdfV66, Policy::EevdfV612];
+    pub const ALL: [Policy; 5] = [Policy::CfsV62, Policy::LatencyNiceV12, Policy::EevdfV66, Policy::EevdfV612, Policy::EevdfV618];
     pub fn name(self) -> &'static str {
         match self {
             Policy::CfsV62 => "cfs-v6.2",
             Policy::LatencyNiceV12 => "latency-nice-v12",
             Policy::EevdfV66 => "eevdf-v6.6",
             Policy::EevdfV612 => "eevdf-v6.12",
+            Policy::EevdfV618 => "eevdf-v6.18",
         }
     }
     pub fn from_name(s: &str) -> Option<Policy> {
@@ -35,6 +38,15 @@ impl Policy {
     }
     pub fn is_cfs(self) -> bool {
         matches!(self, Policy::CfsV62 | Policy::LatencyNiceV12)
+    }
+    /// The "complete EEVDF" policies (v6.12 and later): deadline-keyed tree, custom slices,
+    /// PREEMPT_SHORT, delayed dequeue.
+    pub fn is_v612_or_later(self) -> bool {
+        matches!(self, Policy::EevdfV612 | Policy::EevdfV618)
+    }
+    /// Whether the policy's kernel has PREEMPT_LAZY (v6.13 and later).
+    pub fn has_preempt_lazy(self) -> bool {
+        self == Policy::EevdfV618
     }
 }
 
@@ -136,6 +148,9 @@ pub struct Features {
     pub respect_slice: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_to_parity_wakeup: Option<bool>,
+    /// PICK_BUDDY (v6.13+, eevdf-v6.18): `pick_next_entity()` honours `cfs_rq->next`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick_buddy: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -146,11 +161,37 @@ pub struct Machine {
     /// What switching, waking and migrating cost in time (`machine.costs`); all 0 by default,
     /// so decisions and figures are those of the cost-free model.
     pub costs: Costs,
+    /// The kernel's preemption model (`machine.preemption`); `full` by default.
+    pub preemption: Preemption,
 }
 
 impl Default for Machine {
     fn default() -> Self {
-        Machine { cpus: 1, hz: 250, llc_size: None, costs: Costs::default() }
+        Machine { cpus: 1, hz: 250, llc_size: None, costs: Costs::default(), preemption: Preemption::Full }
+    }
+}
+
+/// `machine.preemption`: the preemption model (PREEMPT_NONE, _VOLUNTARY, _FULL, _LAZY;
+/// `preempt=` with PREEMPT_DYNAMIC). What each means to the fair class: docs/model.md,
+/// "The preemption model".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Preemption {
+    None,
+    Voluntary,
+    Full,
+    /// PREEMPT_LAZY (v6.13+): a fair-class reschedule sets TIF_NEED_RESCHED_LAZY.
+    Lazy,
+}
+
+impl Preemption {
+    pub fn name(self) -> &'static str {
+        match self {
+            Preemption::None => "none",
+            Preemption::Voluntary => "voluntary",
+            Preemption::Full => "full",
+            Preemption::Lazy => "lazy",
+        }
     }
 }
 

@@ -33,7 +33,7 @@
 
 use super::fields::*;
 use super::refs::Cx;
-use super::{jsonc, Costs, Features, Machine, Policy, Scaling, Scenario, ScenarioError, Scheduler, Tunables, FORMAT};
+use super::{jsonc, Costs, Features, Machine, Policy, Preemption, Scaling, Scenario, ScenarioError, Scheduler, Tunables, FORMAT};
 use super::{ClampOffset, WakeupPreemptVariant};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -97,25 +97,28 @@ pub(crate) const FEATURE_KEYS: &[&str] = &[
     "latency_list", "latency_max_clamp_tick", "latency_max_clamp_offset", "latency_max_clamp_wakeup",
     "wakeup_preempt_variant", "update_cfs_group_enqueue", "update_cfs_group_dequeue", "place_lag",
     "place_deadline_initial", "place_rel_deadline", "run_to_parity", "preempt_short", "delay_dequeue", "delay_zero",
-    "respect_slice", "run_to_parity_wakeup",
+    "respect_slice", "run_to_parity_wakeup", "pick_buddy",
 ];
 
 const CFS: u8 = 1;
 const V12: u8 = 2;
 const E66: u8 = 4;
 const E612: u8 = 8;
-const ALL: u8 = CFS | V12 | E66 | E612;
+const E618: u8 = 16;
+const ALL: u8 = CFS | V12 | E66 | E612 | E618;
 
 /// The policies a tunable or feature applies to (the contract's §1.2 table).
 pub(crate) fn applies(k: &str, policy: Policy) -> bool {
     let mask = match k {
         "latency_ns" | "min_granularity_ns" | "wakeup_granularity_ns" | "sched_nr_latency" => CFS | V12,
         "gentle_fair_sleepers" | "start_debit" | "last_buddy" | "ideal_runtime_cap" => CFS | V12,
-        "base_slice_ns" | "place_lag" | "place_deadline_initial" | "run_to_parity" => E66 | E612,
+        "base_slice_ns" | "place_lag" | "place_deadline_initial" | "run_to_parity" => E66 | E612 | E618,
         "latency_list" | "latency_max_clamp_tick" | "latency_max_clamp_offset" | "latency_max_clamp_wakeup"
         | "wakeup_preempt_variant" => V12,
-        "place_rel_deadline" | "preempt_short" | "delay_dequeue" | "delay_zero" | "respect_slice"
-        | "run_to_parity_wakeup" => E612,
+        "place_rel_deadline" | "preempt_short" | "delay_dequeue" | "delay_zero" => E612 | E618,
+        // The two RFCs were written against v6.12's pick; v6.18 reworked it (protect_slice()).
+        "respect_slice" | "run_to_parity_wakeup" => E612,
+        "pick_buddy" => E618,
         _ => ALL,
     };
     let bit = match policy {
@@ -123,6 +126,7 @@ pub(crate) fn applies(k: &str, policy: Policy) -> bool {
         Policy::LatencyNiceV12 => V12,
         Policy::EevdfV66 => E66,
         Policy::EevdfV612 => E612,
+        Policy::EevdfV618 => E618,
     };
     mask & bit != 0
 }
@@ -233,10 +237,27 @@ impl P {
                     }
                 }
                 "costs" => m.costs = costs(x, &kp)?,
-                _ => return Err(unknown(path, k, &["cpus", "hz", "llc_size", "costs"])),
+                "preemption" => m.preemption = self.preemption(x, &kp)?,
+                _ => return Err(unknown(path, k, &["cpus", "hz", "llc_size", "costs", "preemption"])),
             }
         }
         Ok(m)
+    }
+
+    /// `machine.preemption`: `lazy` only where the policy's kernel has PREEMPT_LAZY (v6.13+).
+    fn preemption(&mut self, x: &Value, kp: &str) -> R<Preemption> {
+        let opts = [("none", Preemption::None), ("voluntary", Preemption::Voluntary), ("full", Preemption::Full), ("lazy", Preemption::Lazy)];
+        let p = one_of(x, kp, &opts)?;
+        if let (Preemption::Lazy, Some(policy)) = (p, self.cx.policy) {
+            if !policy.has_preempt_lazy() {
+                let msg = format!(
+                    "expected one of \"none\", \"voluntary\", \"full\" under {} (PREEMPT_LAZY arrived in Linux 6.13: use eevdf-v6.18), got \"lazy\"",
+                    policy.name()
+                );
+                return Err(ScenarioError::at(kp, msg));
+            }
+        }
+        Ok(p)
     }
 
     fn scheduler(&mut self, v: &Value, path: &str) -> R<Scheduler> {
@@ -315,6 +336,7 @@ impl P {
                 "delay_zero" => &mut f.delay_zero,
                 "respect_slice" => &mut f.respect_slice,
                 "run_to_parity_wakeup" => &mut f.run_to_parity_wakeup,
+                "pick_buddy" => &mut f.pick_buddy,
                 "latency_max_clamp_offset" => {
                     let opts = [("always", ClampOffset::Always), ("relative", ClampOffset::Relative), ("off", ClampOffset::Off)];
                     f.latency_max_clamp_offset = Some(one_of(x, &kp, &opts)?);
@@ -362,7 +384,7 @@ impl P {
     /// Warn about a custom slice outside eevdf-v6.12.
     pub(crate) fn warn_slice(&mut self, path: &str, value: Option<u64>) {
         let Some(p) = self.cx.policy else { return };
-        if matches!(value, None | Some(0)) || p == Policy::EevdfV612 {
+        if matches!(value, None | Some(0)) || p.is_v612_or_later() {
             return;
         }
         self.warnings.push(format!(

@@ -117,6 +117,9 @@ pub fn to_json(s: &Scenario) -> Value {
             json!({ "switch_ns": c.switch_ns, "wakeup_ns": c.wakeup_ns, "idle_exit_ns": c.idle_exit_ns, "migration_ns": c.migration_ns }),
         );
     }
+    if s.machine.preemption != super::model::Preemption::Full {
+        machine.insert("preemption".into(), json!(s.machine.preemption.name()));
+    }
     root.insert("machine".into(), Value::Object(machine));
     let mut sched = Map::new();
     sched.insert("policy".into(), json!(s.scheduler.policy.name()));

@@ -19,6 +19,7 @@ use super::task::{Beh, Role, TState};
 use super::Sim;
 use crate::cfs::flags::DEQUEUE_SLEEP;
 use crate::report::WorkloadReport;
+use crate::entity::NIL;
 use crate::scenario::{Workload, WorkloadKind};
 
 /// The state of one workload in a run.
@@ -85,6 +86,16 @@ impl Sim {
     /// with the next unit or sleep. Units of cost 0 are applied in the same call.
     pub(super) fn workload_burst_done(&mut self, cpu: u32, ti: u32) {
         let Beh::Workload { wl, role, idx } = self.tasks[ti as usize].beh else { return };
+        // Its wakeups are made by its syscalls on `cpu`.
+        let outer = std::mem::replace(&mut self.waker_cpu, cpu);
+        self.workload_burst_units(cpu, ti, wl, role, idx);
+        self.waker_cpu = outer;
+        if outer == NIL && self.fair.cfg.preemption == crate::scenario::Preemption::Lazy {
+            self.fair.return_to_user(cpu);
+        }
+    }
+
+    fn workload_burst_units(&mut self, cpu: u32, ti: u32, wl: u32, role: Role, idx: u32) {
         loop {
             let next = match role {
                 Role::Sender => self.hb_sender_done(wl, idx),
@@ -105,7 +116,9 @@ impl Sim {
         if let Beh::Workload { wl, .. } = self.tasks[ti as usize].beh {
             if let WlKind::Schbench(s) = &self.wl[wl as usize].kind {
                 let msg = s.msg;
-                self.try_to_wake_up(ti, msg);
+                // The messenger's timer fires on the CPU it slept on.
+                let cpu = self.tasks[ti as usize].cpu;
+                self.wake_from(cpu, |s| s.try_to_wake_up(ti, msg));
             }
         }
     }

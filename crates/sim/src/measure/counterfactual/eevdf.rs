@@ -36,7 +36,8 @@ pub(super) fn wakeup(f: &Fair, d: &Decision, change: Change) -> Option<bool> {
     if feat.respect_slice || feat.run_to_parity_wakeup {
         return None;
     }
-    let v612 = f.eevdf == Some(Version::V612);
+    let v612 = f.eevdf >= Some(Version::V612);
+    let v618 = f.eevdf == Some(Version::V618);
     let (mut deadline, mut slice) = (wakee_deadline_rel, wakee_slice);
     let (mut run_to_parity, mut preempt_short) = (feat.run_to_parity, v612 && feat.preempt_short);
     match change {
@@ -46,17 +47,22 @@ pub(super) fn wakeup(f: &Fair, d: &Decision, change: Change) -> Option<bool> {
             deadline = deadline.wrapping_sub(vslice(slice)).wrapping_add(vslice(s));
             slice = s;
         }
+        // v6.18 sizes curr's protection (vprot) with RUN_TO_PARITY when it is picked: switching
+        // it at a wakeup would need the queue's slices then.
+        Change::RunToParity(_) if v618 => return None,
         Change::RunToParity(on) => run_to_parity = on,
         Change::PreemptShort(on) if v612 => preempt_short = on,
         _ => return None,
     }
-    // do_preempt_short(): a shorter, eligible wakee ahead of curr (or curr not eligible)
-    // cancels curr's protection.
-    let short = preempt_short
-        && slice < curr_slice
-        && wakee_eligible
-        && (deadline < curr_deadline_rel || !curr_eligible);
-    if run_to_parity && curr_protected && !short && curr_eligible {
+    // v6.12's do_preempt_short(): a shorter, eligible wakee ahead of curr (or curr not
+    // eligible) cancels curr's protection; v6.18 picks without the protection for any wakee
+    // with a shorter slice (9de74a9850b9), and protection no longer asks RUN_TO_PARITY.
+    let short = if v618 {
+        preempt_short && slice < curr_slice
+    } else {
+        preempt_short && slice < curr_slice && wakee_eligible && (deadline < curr_deadline_rel || !curr_eligible)
+    };
+    if (run_to_parity || v618) && curr_protected && !short && curr_eligible {
         return Some(false);
     }
     if !wakee_eligible {

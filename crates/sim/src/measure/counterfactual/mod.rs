@@ -5,8 +5,11 @@
 //!   `get_latency_max()` clamps;
 //! - a CFS / v12 tick check and an EEVDF tick (`tick.rs`): curr's nice, v12's tick clamp,
 //!   the slice curr's request was made with;
-//! - an EEVDF wakeup (`eevdf.rs`): the slice of the wakee's request, RUN_TO_PARITY,
-//!   PREEMPT_SHORT.
+//! - an EEVDF wakeup (`eevdf.rs`): the slice of the wakee's request, RUN_TO_PARITY (not
+//!   v6.18, where it sized curr's protection at its pick), PREEMPT_SHORT.
+//!
+//! An eevdf-v6.18 tick has none: its protection (`vprot`) was sized from the queue's slices
+//! at the pick.
 //!
 //! A pick carries its own counterfactual: the entity the tree alone would have given
 //! (`Why::Pick::instead`). None is returned wherever the recorded numbers cannot say.
@@ -128,11 +131,13 @@ pub fn standard_changes(f: &Fair, d: &Decision) -> Vec<Change> {
         }
         Why::EevdfTick { .. } => v.extend(slices(f).map(Change::Slice)),
         Why::EevdfWakeup { .. } => {
-            if f.eevdf == Some(crate::eevdf::Version::V612) {
+            if f.eevdf >= Some(crate::eevdf::Version::V612) {
                 v.extend(slices(f).map(Change::Slice));
                 v.push(Change::PreemptShort(!feat.preempt_short));
             }
-            v.push(Change::RunToParity(!feat.run_to_parity));
+            if f.eevdf != Some(crate::eevdf::Version::V618) {
+                v.push(Change::RunToParity(!feat.run_to_parity));
+            }
         }
         Why::Pick { .. } => {}
     }

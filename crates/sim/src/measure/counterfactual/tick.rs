@@ -79,7 +79,7 @@ pub(super) fn cfs_tick(f: &Fair, d: &Decision, change: Change) -> Option<bool> {
 pub(super) fn eevdf_tick(f: &Fair, d: &Decision, change: Change) -> Option<bool> {
     let Why::EevdfTick { vruntime_rel, deadline_rel, slice, weight, protected, eligible, pending, .. } = d.why else { return None };
     let Change::Slice(other) = change else { return None };
-    if pending {
+    if pending || f.eevdf == Some(crate::eevdf::Version::V618) {
         return None;
     }
     let lw = task_load(weight);
