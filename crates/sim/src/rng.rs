@@ -48,15 +48,25 @@ impl Rng {
                 mean + sd * libm::sqrt(-2.0 * libm::log(u1)) * libm::cos(2.0 * core::f64::consts::PI * u2)
             }
         };
-        let ns = libm::round(us * 1000.0);
-        if ns.is_nan() || ns <= 0.0 {
-            0
-        } else if ns >= 1.0e18 {
-            1_000_000_000_000_000_000
-        } else {
-            ns as u64
-        }
+        round_ns(us * 1000.0)
     }
+}
+
+/// `x` rounded to the nearest whole ns, halves away from zero (`libm::round`), then clamped to
+/// [0, 1e18], NaN giving 0. Truncation and the fraction it leaves decide the rounding, in
+/// integer arithmetic: x − trunc(x) is exact, so this is `libm::round` bit for bit (tested
+/// against it below) without its software trunc, which was a visible part of every draw.
+#[inline]
+fn round_ns(x: f64) -> u64 {
+    // 1e18 is a double, and none lies in (1e18 - 0.5, 1e18): round(x) >= 1e18 iff x >= 1e18.
+    if x >= 1.0e18 {
+        return 1_000_000_000_000_000_000;
+    }
+    if !(x > 0.0) {
+        return 0; // NaN, or not positive: round(x) <= 0
+    }
+    let t = x as u64; // trunc(x): exact below 1e18
+    t + u64::from(x - t as f64 >= 0.5)
 }
 
 #[cfg(test)]
@@ -84,6 +94,41 @@ mod tests {
         let sum: u64 = (0..n).map(|_| r.draw_ns(&Dist::Exp(1000.0))).sum();
         let mean = sum / n;
         assert!((970_000..=1_030_000).contains(&mean), "mean {mean}");
+    }
+
+    /// What `draw_ns` did before `round_ns`: `libm::round`, then the clamp.
+    fn round_ns_libm(x: f64) -> u64 {
+        let ns = libm::round(x);
+        if ns.is_nan() || ns <= 0.0 {
+            0
+        } else if ns >= 1.0e18 {
+            1_000_000_000_000_000_000
+        } else {
+            ns as u64
+        }
+    }
+
+    /// `round_ns` agrees with `libm::round` and the clamp everywhere a draw can land: halves
+    /// and their neighbours, integers, where the spacing of doubles reaches 0.5 and 1, the
+    /// clamp's edges, the specials, and a million values drawn across every magnitude.
+    #[test]
+    fn round_ns_is_libm_round() {
+        let mut xs = vec![0.0, -0.0, -1.0, -0.5, 0.5, 1.5, 2.5, 0.49999999999999994, f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
+        xs.extend([f64::MIN_POSITIVE, 1e-300, 1e18, 1e18 - 64.0, 1e18 - 128.0, 1e18 + 128.0, 9.9e17, 2f64.powi(52), 2f64.powi(53), 2f64.powi(51) + 0.5]);
+        for k in 0..200_000u64 {
+            for base in [k as f64, k as f64 + 0.5, (k << 30) as f64 + 0.5, (1u64 << 51) as f64 + k as f64 * 0.5] {
+                xs.extend([base, f64::from_bits(base.to_bits() + 1), f64::from_bits(base.to_bits().saturating_sub(1))]);
+            }
+        }
+        let mut r = Rng::new(11, 0);
+        for _ in 0..1_000_000 {
+            let e = (r.next_u64() % 70) as i32 - 10;
+            xs.push(r.next_f64() * 2f64.powi(e));
+            xs.push(-r.next_f64() * 2f64.powi(e));
+        }
+        for x in xs {
+            assert_eq!(round_ns(x), round_ns_libm(x), "x = {x:e} ({:#x})", x.to_bits());
+        }
     }
 
     #[test]

@@ -75,9 +75,38 @@ pub fn avg_vruntime(f: &Fair, rq: u32) -> u64 {
 /// `vruntime_eligible()` (v6.12; v6.6's `entity_eligible()` is the same test): lag ≥ 0, i.e.
 /// Σ(v_j − v0)·w_j ≥ (v − v0)·Σw_j, without the division that would lose precision.
 pub fn vruntime_eligible(f: &Fair, rq: u32, vruntime: u64) -> bool {
-    let (avg, load) = sums_with_curr(f, rq);
-    let key = vruntime.wrapping_sub(f.cfs_rqs[rq as usize].min_vruntime) as i64;
-    avg >= key.wrapping_mul(load)
+    Eligibility::of(f, rq).vruntime(vruntime)
+}
+
+/// What `vruntime_eligible()` compares against, formed once: `pick_eevdf()` asks about
+/// several entities of one runqueue while nothing changes, and forming the sums with curr
+/// each time was a good part of what a pick cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Eligibility {
+    avg: i64,
+    load: i64,
+    v0: u64,
+}
+
+impl Eligibility {
+    #[inline]
+    pub fn of(f: &Fair, rq: u32) -> Eligibility {
+        let (avg, load) = sums_with_curr(f, rq);
+        Eligibility { avg, load, v0: f.cfs_rqs[rq as usize].min_vruntime }
+    }
+
+    /// `vruntime_eligible()` of `vruntime`.
+    #[inline]
+    pub fn vruntime(&self, vruntime: u64) -> bool {
+        let key = vruntime.wrapping_sub(self.v0) as i64;
+        self.avg >= key.wrapping_mul(self.load)
+    }
+
+    /// `entity_eligible()` of `se`.
+    #[inline]
+    pub fn entity(&self, f: &Fair, se: u32) -> bool {
+        self.vruntime(f.ents[se as usize].vruntime)
+    }
 }
 
 /// `entity_eligible()`.

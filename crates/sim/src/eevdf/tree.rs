@@ -5,7 +5,7 @@
 //! (`min_vruntime`, `min_slice`), so the leftmost entity is the earliest deadline and
 //! eligibility prunes subtrees.
 
-use super::avg::{avg_vruntime_add, avg_vruntime_sub, entity_eligible, vruntime_eligible};
+use super::avg::{avg_vruntime_add, avg_vruntime_sub, Eligibility};
 use super::Version;
 use crate::cfs::Fair;
 use crate::entity::{Entity, NIL};
@@ -50,6 +50,7 @@ run_node_access!(MinVruntime);
 
 impl RbAugment for MinDeadline<'_> {
     /// `min_deadline_update()` (v6.6).
+    #[inline]
     fn augment_recompute(&mut self, id: u32) -> bool {
         let e = &self.0[id as usize];
         let old = e.min_deadline;
@@ -62,6 +63,7 @@ impl RbAugment for MinDeadline<'_> {
         self.0[id as usize].min_deadline = m;
         m != old
     }
+    #[inline]
     fn augment_copy(&mut self, old: u32, new: u32) {
         self.0[new as usize].min_deadline = self.0[old as usize].min_deadline;
     }
@@ -69,6 +71,7 @@ impl RbAugment for MinDeadline<'_> {
 
 impl RbAugment for MinVruntime<'_> {
     /// `min_vruntime_update()` (v6.12).
+    #[inline]
     fn augment_recompute(&mut self, id: u32) -> bool {
         let e = &self.0[id as usize];
         let (old_v, old_s) = (e.min_vruntime, e.min_slice);
@@ -89,6 +92,7 @@ impl RbAugment for MinVruntime<'_> {
     }
     /// RB_DECLARE_CALLBACKS copies only the declared field, `min_vruntime`: on a rotation
     /// `min_slice` is not carried over, exactly as in v6.12 (see docs/model.md).
+    #[inline]
     fn augment_copy(&mut self, old: u32, new: u32) {
         self.0[new as usize].min_vruntime = self.0[old as usize].min_vruntime;
     }
@@ -149,7 +153,8 @@ fn pick_eevdf_v66(f: &Fair, rq: u32) -> u32 {
     let q = &f.cfs_rqs[rq as usize];
     let mut node = q.tasks_timeline.root;
     let mut curr = q.curr;
-    if curr != NIL && (!f.ents[curr as usize].on_rq || !entity_eligible(f, rq, curr)) {
+    let eligible = Eligibility::of(f, rq);
+    if curr != NIL && (!f.ents[curr as usize].on_rq || !eligible.entity(f, curr)) {
         curr = NIL;
     }
     let mut best = curr;
@@ -163,7 +168,7 @@ fn pick_eevdf_v66(f: &Fair, rq: u32) -> u32 {
     while node != NIL {
         let se = &ents[node as usize];
         // Eligible entities are to the left of (vruntime-ordered) ineligible ones.
-        if !entity_eligible(f, rq, node) {
+        if !eligible.entity(f, node) {
             node = se.run_node.left;
             continue;
         }
@@ -225,12 +230,13 @@ fn pick_eevdf_v612(f: &Fair, rq: u32, wakee: u32) -> u32 {
     if q.nr_running == 1 {
         return if curr != NIL { curr } else { first };
     }
-    if pick_curr(f, rq, curr, wakee) {
+    let eligible = Eligibility::of(f, rq);
+    if pick_curr(f, &eligible, curr, wakee) {
         return curr;
     }
     let first_slice = curr != NIL && f.ents[curr as usize].vlag as u64 == f.ents[curr as usize].deadline;
     let skip_eligible = f.cfg.feat.run_to_parity_wakeup && wakee != NIL && first_slice;
-    if curr != NIL && !skip_eligible && !entity_eligible(f, rq, curr) {
+    if curr != NIL && !skip_eligible && !eligible.entity(f, curr) {
         curr = NIL;
     }
     if f.cfg.feat.run_to_parity && curr != NIL && first_slice {
@@ -238,17 +244,17 @@ fn pick_eevdf_v612(f: &Fair, rq: u32, wakee: u32) -> u32 {
     }
     let ents = &f.ents;
     let mut best = NIL;
-    if first != NIL && entity_eligible(f, rq, first) {
+    if first != NIL && eligible.entity(f, first) {
         best = first;
     } else {
         while node != NIL {
             let l = ents[node as usize].run_node.left;
             // Eligible entities in the left subtree have earlier deadlines: go there first.
-            if l != NIL && vruntime_eligible(f, rq, ents[l as usize].min_vruntime) {
+            if l != NIL && eligible.vruntime(ents[l as usize].min_vruntime) {
                 node = l;
                 continue;
             }
-            if entity_eligible(f, rq, node) {
+            if eligible.entity(f, node) {
                 best = node;
                 break;
             }
@@ -291,11 +297,11 @@ pub fn pick_eevdf(f: &Fair, rq: u32, wakee: u32) -> u32 {
 /// until it has used up the request it was picked with (the vlag == deadline "HACK" of
 /// `set_next_entity()`), eligible or not; RUN_TO_PARITY relaxes that to the 0-lag point, and
 /// PREEMPT_SHORT lets a wakee with a shorter slice and an earlier deadline through.
-fn pick_curr(f: &Fair, rq: u32, curr: u32, wakee: u32) -> bool {
+fn pick_curr(f: &Fair, eligible: &Eligibility, curr: u32, wakee: u32) -> bool {
     if curr == NIL || !f.cfg.feat.respect_slice {
         return false;
     }
-    if f.cfg.feat.run_to_parity && !entity_eligible(f, rq, curr) {
+    if f.cfg.feat.run_to_parity && !eligible.entity(f, curr) {
         return false;
     }
     let e = &f.ents[curr as usize];

@@ -138,6 +138,11 @@ impl Sim {
     /// Refresh `cpu`'s bit in the idle map, which `select_idle_cpu()` reads: idle, or
     /// running only SCHED_IDLE tasks.
     pub(super) fn update_idle_bit(&mut self, cpu: u32) {
+        if self.cpus[cpu as usize].llc_size <= 1 {
+            // select_idle_cpu() reads the map only in an LLC of more than one CPU: this
+            // bit is never read, and keeping it was a visible part of a one-CPU run.
+            return;
+        }
         let (w, b) = (cpu as usize / 64, 1u64 << (cpu % 64));
         if self.idle_for_wakeup(cpu) {
             self.smp.idle[w] |= b;

@@ -81,8 +81,22 @@ impl CfsTasks {
         if cpu == NIL || self.head[cpu as usize] == t {
             return;
         }
-        self.remove(t);
-        self.add(cpu, t);
+        // Not the head, so it has a predecessor and the list keeps its head: relink it in
+        // place (what a remove and an add leave, without their bookkeeping; every switch
+        // does this).
+        let (c, i) = (cpu as usize, t as usize);
+        let (p, n) = (self.prev[i], self.next[i]);
+        self.next[p as usize] = n;
+        if n != NIL {
+            self.prev[n as usize] = p;
+        } else {
+            self.tail[c] = p;
+        }
+        let h = self.head[c];
+        self.prev[h as usize] = t;
+        self.next[i] = h;
+        self.prev[i] = NIL;
+        self.head[c] = t;
     }
 
     pub fn cpu_of(&self, t: u32) -> u32 {
@@ -119,6 +133,14 @@ mod tests {
             t = l.prev(t);
         }
         v.reverse();
+        // The same list read from the head, through `next`.
+        let mut fwd = Vec::new();
+        let mut t = l.head[cpu as usize];
+        while t != NIL {
+            fwd.push(t);
+            t = l.next[t as usize];
+        }
+        assert_eq!(fwd, v, "next and prev links disagree");
         v
     }
 
@@ -131,6 +153,18 @@ mod tests {
         assert_eq!(order(&l, 0), vec![3, 2, 1, 0]);
         l.move_to_front(0);
         assert_eq!(order(&l, 0), vec![0, 3, 2, 1]);
+        l.move_to_front(2);
+        assert_eq!(order(&l, 0), vec![2, 0, 3, 1]);
+        l.move_to_front(1);
+        assert_eq!(order(&l, 0), vec![1, 2, 0, 3]);
+        l.move_to_front(1);
+        assert_eq!(order(&l, 0), vec![1, 2, 0, 3]);
+        assert_eq!(l.head[0], 1);
+        l.move_to_front(3);
+        l.move_to_front(0);
+        l.move_to_front(2);
+        assert_eq!(order(&l, 0), vec![2, 0, 3, 1]);
+        assert_eq!(l.len(0), 4);
         l.remove(2);
         assert_eq!(order(&l, 0), vec![0, 3, 1]);
         assert_eq!(l.len(0), 3);

@@ -288,7 +288,9 @@ impl Sim {
     /// the busiest CPU's curr), so this repeats until no request is left.
     fn reschedule_dirty(&mut self, limit: u64) {
         loop {
-            self.dirty.append(&mut self.fair.resched_pending);
+            if !self.fair.resched_pending.is_empty() {
+                self.dirty.append(&mut self.fair.resched_pending);
+            }
             if self.dirty.is_empty() {
                 return;
             }
@@ -296,22 +298,21 @@ impl Sim {
                 self.dirty.clear();
                 return;
             }
-            let mut dirty = std::mem::take(&mut self.dirty);
             // Usually one CPU (or none) asks at an instant: a sort call per instant was a
             // visible part of a one-CPU run's profile.
-            if dirty.len() > 1 {
-                dirty.sort_unstable();
-                dirty.dedup();
+            if self.dirty.len() > 1 {
+                self.dirty.sort_unstable();
+                self.dirty.dedup();
             }
-            for &cpu in &dirty {
+            // A schedule() may ask again (pushing behind these): those go round again.
+            let n = self.dirty.len();
+            for i in 0..n {
+                let cpu = self.dirty[i];
                 if self.fair.need_resched(cpu) && !self.leaving_idle(cpu) {
                     self.schedule(cpu);
                 }
             }
-            dirty.clear();
-            // Keep the allocation; anything pushed meanwhile goes round again.
-            dirty.append(&mut self.dirty);
-            self.dirty = dirty;
+            self.dirty.drain(..n);
         }
     }
 

@@ -158,7 +158,9 @@ pub trait RbAugment: RbAccess {
     fn augment_copy(&mut self, old: u32, new: u32);
 
     /// `RBNAME_propagate`: recompute from `id` upwards, stopping at `stop` or as soon as a
-    /// node's value does not change.
+    /// node's value does not change. Inline, as the kernel's `static inline` callbacks are:
+    /// a call per insert and erase was a visible part of an EEVDF run.
+    #[inline]
     fn augment_propagate(&mut self, mut id: u32, stop: u32) {
         while id != stop && id != NIL {
             if !self.augment_recompute(id) {
@@ -170,6 +172,7 @@ pub trait RbAugment: RbAccess {
 
     /// `RBNAME_rotate`: `new` took `old`'s place, so it inherits `old`'s subtree value; `old`
     /// lost part of its subtree and is recomputed.
+    #[inline]
     fn augment_rotate(&mut self, old: u32, new: u32) {
         self.augment_copy(old, new);
         self.augment_recompute(old);
