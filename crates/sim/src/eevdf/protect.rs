@@ -4,7 +4,7 @@
 //! re-placing the entity. Everything else of v6.18 that we model is v6.12's code (the
 //! places that differ test `is_v618()`).
 
-use super::avg::{cfs_rq_min_slice, entity_eligible, update_entity_lag, update_min_vruntime, vruntime_eligible};
+use super::avg::{cfs_rq_min_slice, entity_eligible, update_entity_lag, update_min_vruntime};
 use super::place::place_entity;
 use super::tree::{dequeue_timeline, enqueue_timeline, entity_before};
 use super::Version;
@@ -60,7 +60,6 @@ pub fn cancel_protect_slice(f: &mut Fair, se: u32) {
 /// sizes the protection in `set_protect_slice()`).
 pub fn pick_eevdf_v618(f: &Fair, rq: u32, protect: bool) -> u32 {
     let q = &f.cfs_rqs[rq as usize];
-    let mut node = q.tasks_timeline.root;
     let first = q.tasks_timeline.leftmost;
     let mut curr = q.curr;
     // We can safely skip eligibility check if there is only one entity in this cfs_rq.
@@ -73,26 +72,8 @@ pub fn pick_eevdf_v618(f: &Fair, rq: u32, protect: bool) -> u32 {
     if curr != NIL && protect && protect_slice(f, curr) {
         return curr;
     }
-    let ents = &f.ents;
-    let mut best = NIL;
-    if first != NIL && entity_eligible(f, rq, first) {
-        best = first;
-    } else {
-        while node != NIL {
-            let l = ents[node as usize].run_node.left;
-            // Eligible entities in the left subtree have earlier deadlines: go there first.
-            if l != NIL && vruntime_eligible(f, rq, ents[l as usize].min_vruntime) {
-                node = l;
-                continue;
-            }
-            if entity_eligible(f, rq, node) {
-                best = node;
-                break;
-            }
-            node = ents[node as usize].run_node.right;
-        }
-    }
-    if best == NIL || (curr != NIL && entity_before(Version::V618, &ents[curr as usize], &ents[best as usize])) {
+    let mut best = super::tree::earliest_eligible(f, rq, &super::avg::Eligibility::of(f, rq));
+    if best == NIL || (curr != NIL && entity_before(Version::V618, &f.ents[curr as usize], &f.ents[best as usize])) {
         best = curr;
     }
     best

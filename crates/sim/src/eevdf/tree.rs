@@ -221,7 +221,6 @@ fn pick_eevdf_v66(f: &Fair, rq: u32) -> u32 {
 /// request it was picked with.
 fn pick_eevdf_v612(f: &Fair, rq: u32, wakee: u32) -> u32 {
     let q = &f.cfs_rqs[rq as usize];
-    let mut node = q.tasks_timeline.root;
     let first = q.tasks_timeline.leftmost;
     let mut curr = q.curr;
     if curr != NIL && !f.ents[curr as usize].on_rq {
@@ -242,29 +241,36 @@ fn pick_eevdf_v612(f: &Fair, rq: u32, wakee: u32) -> u32 {
     if f.cfg.feat.run_to_parity && curr != NIL && first_slice {
         return curr;
     }
-    let ents = &f.ents;
-    let mut best = NIL;
-    if first != NIL && eligible.entity(f, first) {
-        best = first;
-    } else {
-        while node != NIL {
-            let l = ents[node as usize].run_node.left;
-            // Eligible entities in the left subtree have earlier deadlines: go there first.
-            if l != NIL && eligible.vruntime(ents[l as usize].min_vruntime) {
-                node = l;
-                continue;
-            }
-            if eligible.entity(f, node) {
-                best = node;
-                break;
-            }
-            node = ents[node as usize].run_node.right;
-        }
-    }
-    if best == NIL || (curr != NIL && entity_before(Version::V612, &ents[curr as usize], &ents[best as usize])) {
+    let mut best = earliest_eligible(f, rq, &eligible);
+    if best == NIL || (curr != NIL && entity_before(Version::V612, &f.ents[curr as usize], &f.ents[best as usize])) {
         best = curr;
     }
     best
+}
+
+/// The search part of `__pick_eevdf()` (v6.12, v6.18): the leftmost if eligible (the tree is
+/// in deadline order), else a descent pruned by each left subtree's min_vruntime.
+pub(crate) fn earliest_eligible(f: &Fair, rq: u32, eligible: &Eligibility) -> u32 {
+    let q = &f.cfs_rqs[rq as usize];
+    let first = q.tasks_timeline.leftmost;
+    if first != NIL && eligible.entity(f, first) {
+        return first;
+    }
+    let ents = &f.ents;
+    let mut node = q.tasks_timeline.root;
+    while node != NIL {
+        let l = ents[node as usize].run_node.left;
+        // Eligible entities in the left subtree have earlier deadlines: go there first.
+        if l != NIL && eligible.vruntime(ents[l as usize].min_vruntime) {
+            node = l;
+            continue;
+        }
+        if eligible.entity(f, node) {
+            return node;
+        }
+        node = ents[node as usize].run_node.right;
+    }
+    NIL
 }
 
 /// Where the decision log says EEVDF picks are made.
