@@ -70,6 +70,9 @@ pub struct Teach {
     pub present: bool,
     /// What the current step opened, for the panels (`panels::Stage`).
     pub stage: Option<Rc<crate::page::panels::Stage>>,
+    /// The last stage's number: it only grows, so a panel never mistakes a new stage for one
+    /// it acted on (a step without highlights clears `stage`).
+    stage_seq: u32,
     /// An element to scroll to once the page has drawn it (a staged switch).
     pub scroll_to: Option<String>,
     pub ex_kind: String,
@@ -98,6 +101,7 @@ impl Default for Teach {
             link_errors: Vec::new(),
             present: false,
             stage: None,
+            stage_seq: 0,
             scroll_to: None,
             ex_kind: EXERCISE_KINDS[0].0.to_string(),
             ex_seed: "1".to_string(),
@@ -273,8 +277,8 @@ impl App {
         if items.is_empty() {
             return;
         }
-        let seq = self.teach.stage.as_ref().map_or(1, |s| s.seq + 1);
-        self.teach.stage = Some(Rc::new(crate::page::panels::Stage { seq, items, scroll }));
+        self.teach.stage_seq += 1;
+        self.teach.stage = Some(Rc::new(crate::page::panels::Stage { seq: self.teach.stage_seq, items, scroll }));
     }
 
     /// The CPU lane the current lesson step points at, if any.
