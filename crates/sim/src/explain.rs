@@ -248,15 +248,7 @@ impl Decision {
                 }
                 s
             }
-            Why::CfsTick {
-                delta_exec,
-                ideal_runtime,
-                delta,
-                offset,
-                latency_max,
-                by_latency_max,
-                ..
-            } => {
+            Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max, .. } => {
                 if !self.outcome {
                     format!("tick: {t} ran {} of its {} slice; keeps the CPU", ms(delta_exec as i64), ms(ideal_runtime as i64))
                 } else if by_latency_max {
@@ -272,17 +264,7 @@ impl Decision {
                     format!("tick: {t} is {} ahead of the leftmost, more than its slice {} → rescheduled", ms(delta), ms(ideal_runtime as i64))
                 }
             }
-            Why::EevdfWakeup {
-                wakee_lag,
-                wakee_deadline_rel,
-                wakee_eligible,
-                curr_deadline_rel,
-                curr_eligible,
-                curr_protected,
-                preempt_short,
-                picked,
-                ..
-            } => {
+            Why::EevdfWakeup { wakee_lag, wakee_deadline_rel, wakee_eligible, curr_deadline_rel, curr_eligible, curr_protected, preempt_short, picked, .. } => {
                 let mut s = format!(
                     "{t} woke with lag {} ({}), deadline {} vs {o}'s {} ({})",
                     ms(wakee_lag),
@@ -321,17 +303,7 @@ impl Decision {
                     format!("tick: {t} is {before} before its deadline, but no longer runs to parity and is not eligible (did_preempt_short(), v6.12) → rescheduled")
                 }
             }
-            Why::Pick {
-                prev,
-                key_rel,
-                lag,
-                eligible,
-                eevdf,
-                from,
-                instead,
-                queued,
-                eligible_count,
-            } => {
+            Why::Pick { prev, key_rel, lag, eligible, eevdf, from, instead, queued, eligible_count } => {
                 let after = if prev == NIL {
                     "idle".to_string()
                 } else {

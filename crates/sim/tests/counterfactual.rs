@@ -154,6 +154,11 @@ fn first_in_instant(sim: &Sim, keep: impl Fn(&Decision) -> bool) -> Vec<Decision
         .collect()
 }
 
+/// The decisions of a finished logged run that match `keep`, in log order.
+fn decisions(sim: &Sim, keep: impl Fn(&Decision) -> bool) -> Vec<Decision> {
+    sim.fair.log.as_deref().unwrap_or_default().iter().filter(|d| keep(d)).copied().collect()
+}
+
 /// Replays `v` up to `d`'s instant, lets `edit` change the replay, runs through that instant
 /// and returns the replay's decision of the same kind about the same task.
 fn replayed(v: &serde_json::Value, d: &Decision, edit: impl FnOnce(&mut Sim)) -> Decision {
@@ -270,23 +275,7 @@ fn eevdf_wakee_slice_counterfactuals_are_what_a_run_with_that_slice_decides() {
 fn wakee_slices(policy: &str) {
     let v = mixed(policy);
     let sim = whole(&v);
-    let checks: Vec<Decision> = sim
-        .fair
-        .log
-        .as_deref()
-        .unwrap_or_default()
-        .iter()
-        .filter(|d| {
-            matches!(
-                d.why,
-                Why::EevdfWakeup {
-                    tasks_compared: true,
-                    ..
-                }
-            )
-        })
-        .copied()
-        .collect();
+    let checks = decisions(&sim, |d| matches!(d.why, Why::EevdfWakeup { tasks_compared: true, .. }));
     assert!(checks.len() >= 20);
     let mut differ = 0;
     for d in checks.iter().step_by(4) {
@@ -393,15 +382,7 @@ fn an_eevdf_tick_with_another_slice_ends_the_request_when_vruntime_reaches_the_n
         "tasks": [ { "name": "A", "behavior": { "kind": "hog" } }, { "name": "B", "behavior": { "kind": "hog" } } ]
     });
     let sim = whole(&v);
-    let ticks: Vec<Decision> = sim
-        .fair
-        .log
-        .as_deref()
-        .unwrap_or_default()
-        .iter()
-        .filter(|d| matches!(d.why, Why::EevdfTick { .. }))
-        .copied()
-        .collect();
+    let ticks = decisions(&sim, |d| matches!(d.why, Why::EevdfTick { .. }));
     assert!(ticks.len() >= 20);
     let mut seen = [false; 3];
     for d in &ticks {
@@ -535,20 +516,7 @@ fn a_pick_by_a_buddy_or_the_latency_tree_names_the_leftmost_it_passed_over() {
 fn without_latency_list_the_pick_is_the_one_the_latency_tree_passed_over() {
     let v = ladder();
     let sim = whole(&v);
-    let log = sim.fair.log.as_deref().unwrap_or_default();
-    let picks: Vec<Decision> = log
-        .iter()
-        .filter(|d| {
-            matches!(
-                d.why,
-                Why::Pick {
-                    from: PickFrom::LatencyTree,
-                    ..
-                }
-            )
-        })
-        .copied()
-        .collect();
+    let picks = decisions(&sim, |d| matches!(d.why, Why::Pick { from: PickFrom::LatencyTree, .. }));
     assert!(picks.len() >= 3);
     for d in picks.iter().take(30) {
         let Why::Pick { prev, instead, .. } = d.why else {

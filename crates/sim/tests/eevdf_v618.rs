@@ -1,11 +1,10 @@
-//! eevdf-v6.18 (issue 20): each change from v6.12 that the model takes, on a runqueue driven
+//! eevdf-v6.18: each change from v6.12 that the model takes, on a runqueue driven
 //! by hand or a small scenario where it changes the outcome, the commit named. The expected
 //! numbers come from fair.c v6.18's arithmetic, worked in the comments.
 
 use fairground_sim::cfs::flags::*;
 use fairground_sim::cfs::{Fair, ReschedCause};
 use fairground_sim::eevdf::avg;
-use fairground_sim::engine::Sim;
 use fairground_sim::entity::{Entity, NIL};
 use fairground_sim::parse_scenario;
 use fairground_sim::report::Report;
@@ -238,15 +237,8 @@ fn default_base_slice_is_0_7_ms() {
 
 // ---- the preemption model ------------------------------------------------------------------
 
-fn sim(text: &str) -> Sim {
-    let v = parse_scenario(text).unwrap_or_else(|e| panic!("refused: {e}\n{text}"));
-    Sim::new(&v).unwrap_or_else(|e| panic!("refused: {e}"))
-}
-
 fn run(text: &str) -> Report {
-    let mut s = sim(text);
-    s.run();
-    s.report()
+    fairground_sim::run_text(text, &fairground_sim::Limits::NATIVE).unwrap_or_else(|e| panic!("refused: {e}\n{text}"))
 }
 
 fn scenario(policy: &str, preemption: &str, cpus: u32, tasks: &str) -> String {

@@ -64,36 +64,11 @@ impl Sim {
         };
         let key_rel = e.vruntime.wrapping_sub(f.cfs_rqs[q as usize].min_vruntime) as i64;
         let n = f.pick_note;
-        let instead = if n.instead == NIL {
-            NIL
-        } else {
-            f.task_of(n.instead)
-        };
-        let why = crate::explain::Why::Pick {
-            prev,
-            key_rel,
-            lag,
-            eligible,
-            eevdf,
-            from: n.from,
-            instead,
-            queued: n.queued,
-            eligible_count: n.eligible_count,
-        };
-        let site = if eevdf {
-            crate::eevdf::tree::pick_site()
-        } else {
-            crate::cfs::Fair::pick_site()
-        };
-        let d = crate::explain::Decision {
-            at_ns: self.now,
-            cpu,
-            task: next,
-            other: NIL,
-            outcome: true,
-            why,
-            site,
-        };
+        let instead = if n.instead == NIL { NIL } else { f.task_of(n.instead) };
+        let (from, queued, eligible_count) = (n.from, n.queued, n.eligible_count);
+        let why = crate::explain::Why::Pick { prev, key_rel, lag, eligible, eevdf, from, instead, queued, eligible_count };
+        let site = if eevdf { crate::eevdf::tree::pick_site() } else { crate::cfs::Fair::pick_site() };
+        let d = crate::explain::Decision { at_ns: self.now, cpu, task: next, other: NIL, outcome: true, why, site };
         self.fair.record(d);
     }
 

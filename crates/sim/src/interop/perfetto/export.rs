@@ -268,15 +268,7 @@ fn why_numbers(w: &Why) -> (&'static str, Vec<(&'static str, i64)>) {
                 ("via_groups", b(via_groups)),
             ],
         ),
-        Why::CfsTick {
-            delta_exec,
-            ideal_runtime,
-            delta,
-            offset,
-            latency_max,
-            by_latency_max,
-            ..
-        } => (
+        Why::CfsTick { delta_exec, ideal_runtime, delta, offset, latency_max, by_latency_max, .. } => (
             "tick preemption check",
             vec![
                 ("delta_exec", delta_exec as i64),
@@ -299,12 +291,7 @@ fn why_numbers(w: &Why) -> (&'static str, Vec<(&'static str, i64)>) {
                 ("preempt_short", b(preempt_short)),
             ],
         ),
-        Why::EevdfTick {
-            used_up,
-            vruntime_rel,
-            deadline_rel,
-            ..
-        } => (
+        Why::EevdfTick { used_up, vruntime_rel, deadline_rel, .. } => (
             "tick check",
             vec![
                 ("used_up", b(used_up)),
@@ -312,15 +299,7 @@ fn why_numbers(w: &Why) -> (&'static str, Vec<(&'static str, i64)>) {
                 ("deadline_rel", deadline_rel),
             ],
         ),
-        Why::Pick {
-            key_rel,
-            lag,
-            eligible,
-            eevdf,
-            queued,
-            eligible_count,
-            ..
-        } => (
+        Why::Pick { key_rel, lag, eligible, eevdf, queued, eligible_count, .. } => (
             "pick",
             vec![
                 ("key_rel", key_rel),
