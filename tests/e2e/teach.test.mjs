@@ -321,6 +321,15 @@ test('the answer comes from the run as it is: switching the wakeup clamp off in 
   await page.evaluate(() => localStorage.clear());
 });
 
+/** Wait until `sel` is in the viewport and is what is drawn there (not under the sticky bar). */
+async function inView(page, sel) {
+  await page.waitForFunction((sel) => {
+    const e = document.querySelector(sel);
+    const r = e?.getBoundingClientRect();
+    return r && r.top >= 0 && r.bottom <= window.innerHeight && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === e;
+  }, sel, { timeout: 10_000 });
+}
+
 test('a step stages what it names: lesson 5 opens the trees with M waiting in latency_timeline, and a chip scrolls to them', async ({ page }) => {
   const doc = JSON.parse(fs.readFileSync(new URL('../../static/scenarios/lesson-5-latency-nice.json', import.meta.url), 'utf8'));
   const i = doc.lesson.steps.findIndex((s) => s.text.includes('also in `latency_timeline`'));
@@ -335,11 +344,7 @@ test('a step stages what it names: lesson 5 opens the trees with M waiting in la
   assertEqual(await page.evaluate(() => window.scrollY), 0, 'staging alone does not scroll');
   // Its chip takes the class there.
   await page.click('#lesson button.chip[data-kind="tree"]');
-  await page.waitForFunction(() => {
-    const e = document.querySelector('#tree-cpu');
-    const r = e?.getBoundingClientRect();
-    return r && r.top >= 0 && r.bottom <= window.innerHeight && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === e;
-  }, null, { timeout: 10_000 });
+  await inView(page, '#tree-cpu');
   // The decision-log chip opens the log.
   await page.click('#lesson button.chip[data-kind="decision"]');
   await page.waitForSelector('#decision-log #log-entries li', { timeout: 30_000 });
@@ -358,11 +363,7 @@ test('presenter mode shows the scheduler panel when the step names a switch, and
   assert(await page.locator('#sched-panel .knob.staged[data-feature="latency_max_clamp_wakeup"]').isVisible(), 'the switch is marked');
   await page.click('#lesson button.chip[data-kind="switch"]');
   // In view and not under the sticky transport bar: the switch itself is what is there.
-  await page.waitForFunction(() => {
-    const e = document.querySelector('#feat-latency_max_clamp_wakeup');
-    const r = e?.getBoundingClientRect();
-    return r && r.top >= 0 && r.bottom <= window.innerHeight && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === e;
-  }, null, { timeout: 10_000 });
+  await inView(page, '#feat-latency_max_clamp_wakeup');
   // Another step, which names no switch: presenter mode hides the panel again.
   await page.keyboard.press('PageUp');
   await atStep(page, i, n, doc.lesson.steps[i - 1].at_us * 1000);

@@ -252,7 +252,7 @@ pub fn pick_next_task_fair(f: &mut Fair, cpu: u32, prev: u32) -> u32 {
 /// `task_tick_fair()`: returns whether the CPU was asked to reschedule.
 pub fn task_tick_fair(f: &mut Fair, se: u32) -> bool {
     static SITE: crate::explain::Site =
-        crate::decision_site!("eevdf::task_ops::task_tick_fair", "entity_tick() → update_curr() → update_deadline(), fair.c v6.6 / v6.12");
+        crate::decision_site!("eevdf::task_ops::task_tick_fair", "entity_tick() → update_curr() → update_deadline(), fair.c v6.6 / v6.12 / v6.18");
     f.ctx = ReschedCause::Tick;
     // The deadline update_deadline() compares with, before a new request replaces it, and
     // what did_preempt_short() reads of it; a reschedule already asked for in this instant.
