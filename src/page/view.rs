@@ -119,7 +119,9 @@ impl App {
                         <h2 id="scenario-title">{ t }</h2>
                     }
                     if let Some(d) = &o.description {
-                        <details class="description" open=true>
+                        // Shown whole, never in a scroll box of its own; a long one (the threads'
+                        // tables) or one beside a lesson, which says it step by step, starts folded.
+                        <details class="description" open={d.len() <= 700 && !self.lesson_on()}>
                             <summary>{ "About this scenario" }</summary>
                             { view_markdown(d) }
                         </details>
@@ -158,14 +160,21 @@ impl App {
                     <div><dt>{ "Seed" }</dt><dd id="seed">{ info.seed }</dd></div>
                     <div><dt>{ "Worker speed" }</dt><dd id="meter">{ self.rate.map_or_else(|| "–".to_string(), |r| format!("{:.2} M events/s", r / 1e6)) }</dd></div>
                 </dl>
-                { self.view_teach(ctx) }
-                { self.view_transport(ctx, info) }
-                { self.view_zoom(ctx, info) }
-                <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()} big={self.teach.present}
-                    view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
-                    win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} on_pick={self.cb.pick.clone()} />
-                <crate::page::panels::inside::Inside stage={self.teach.stage.clone()} info={info.clone()} text={self.text.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
-                    picked={self.picked} on_ask={self.cb.ask.clone()} on_seek={self.cb.seek.clone()} on_unpick={self.cb.unpick.clone()} on_select={self.cb.select.clone()} />
+                // A lesson needs its text, the timeline and what the step names on one screen:
+                // with a lesson on, the lesson takes a column of its own beside them.
+                { self.view_teach_tools(ctx) }
+                <div class={classes!("stage", self.lesson_on().then_some("with-lesson"))}>
+                    <div class="stage-lesson">{ self.view_lesson(ctx) }</div>
+                    <div class="stage-main">
+                        { self.view_transport(ctx, info) }
+                        { self.view_zoom(ctx, info) }
+                        <Timeline store={self.store.clone()} version={self.store_version} info={info.clone()} lane_mark={self.lane_mark()} big={self.teach.present}
+                            view_ns={p.view_ns} running={self.running.clone()} selected={self.selected}
+                            win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} on_pick={self.cb.pick.clone()} />
+                        <crate::page::panels::inside::Inside stage={self.teach.stage.clone()} info={info.clone()} text={self.text.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
+                            picked={self.picked} on_ask={self.cb.ask.clone()} on_seek={self.cb.seek.clone()} on_unpick={self.cb.unpick.clone()} on_select={self.cb.select.clone()} />
+                    </div>
+                </div>
                 <div class="layout">
                     <TasksTable info={info.clone()} progress={self.progress.clone()} selected={self.selected}
                         edit_error={self.edit_error.clone()} on_select={self.cb.select.clone()} on_edit={self.cb.edit.clone()} />
@@ -208,20 +217,20 @@ impl App {
         let busy = self.goal.is_some() && !p.finished;
         html! {
             <div id="transport" class="transport" role="toolbar" aria-label="Transport">
-                <button id="btn-start" title="Start (Home)" onclick={link.callback(|_| Msg::ToStart)}>{ "|◀ start" }</button>
-                <button id="btn-back-tick" title="Back one tick (←)" onclick={link.callback(|_| Msg::StepBackTick)}>{ "◀◀ tick" }</button>
-                <button id="btn-back-event" title="Back one event (,)" onclick={link.callback(|_| Msg::StepBackEvent)}>{ "◀ event" }</button>
+                <button id="btn-start" title="Start (Home)" onclick={link.callback(|_| Msg::ToStart)}><span class="glyph">{ "|◀" }</span><span class="lbl">{ " start" }</span></button>
+                <button id="btn-back-tick" title="Back one tick (←)" onclick={link.callback(|_| Msg::StepBackTick)}><span class="glyph">{ "◀◀" }</span><span class="lbl">{ " tick" }</span></button>
+                <button id="btn-back-event" title="Back one event (,)" onclick={link.callback(|_| Msg::StepBackEvent)}><span class="glyph">{ "◀" }</span><span class="lbl">{ " event" }</span></button>
                 <button id="btn-play" class="primary" title="Play / pause (Space)" disabled={p.finished}
                     onclick={link.callback(|_| Msg::PlayPause)}>{ if self.playing { "⏸ Pause" } else { "▶ Play" } }</button>
-                <button id="btn-step-event" title="Step one event (.)" onclick={link.callback(|_| Msg::StepEvent)}>{ "event ▶" }</button>
-                <button id="btn-step-tick" title="Step one tick (→)" onclick={link.callback(|_| Msg::StepTick)}>{ "tick ▶▶" }</button>
-                <button id="btn-end" title="Run to the end (End)" onclick={link.callback(|_| Msg::ToEnd)}>{ "end ▶|" }</button>
+                <button id="btn-step-event" title="Step one event (.)" onclick={link.callback(|_| Msg::StepEvent)}><span class="lbl">{ "event " }</span><span class="glyph">{ "▶" }</span></button>
+                <button id="btn-step-tick" title="Step one tick (→)" onclick={link.callback(|_| Msg::StepTick)}><span class="lbl">{ "tick " }</span><span class="glyph">{ "▶▶" }</span></button>
+                <button id="btn-end" title="Run to the end (End)" onclick={link.callback(|_| Msg::ToEnd)}><span class="lbl">{ "end " }</span><span class="glyph">{ "▶|" }</span></button>
                 // The thumb shows where the user asked to go while the run catches up, so that an
                 // answer landing mid-drag does not pull it back from under the pointer.
                 <input id="scrubber" type="range" min="0" max={d_us.to_string()} step="1"
                     value={(self.goal.unwrap_or(p.view_ns).min(info.duration_ns) / 1000).to_string()} oninput={on_scrub} aria-label="Simulated time" />
                 <span id="time" class="time">{ format!("{} / {}", format::fmt_time(p.view_ns), format::fmt_time(info.duration_ns)) }</span>
-                <label for="speed">{ "Speed" }</label>
+                <label for="speed" class="lbl">{ "Speed" }</label>
                 <select id="speed" onchange={on_speed}>
                     { for SPEEDS.iter().enumerate().map(|(i, (l, _))| html! {
                         <option value={i.to_string()} selected={i == self.speed}>{ *l }</option>

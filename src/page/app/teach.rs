@@ -281,6 +281,11 @@ impl App {
         self.teach.stage = Some(Rc::new(crate::page::panels::Stage { seq: self.teach.stage_seq, items, scroll }));
     }
 
+    /// Whether a lesson step is on screen (the page then gives the lesson a column of its own).
+    pub(crate) fn lesson_on(&self) -> bool {
+        self.teach.lesson.as_ref().is_some_and(|l| self.teach.step < l.steps.len())
+    }
+
     /// The CPU lane the current lesson step points at, if any.
     pub(crate) fn lane_mark(&self) -> Option<u32> {
         let l = self.teach.lesson.as_ref()?;

@@ -15,12 +15,13 @@ use crate::wire::proto::EXERCISE_KINDS;
 use crate::wire::proto::StepInfo;
 
 impl App {
-    pub(crate) fn view_teach(&self, ctx: &Context<Self>) -> Html {
+    /// Presenter mode, the PNG and animation exports and the exercises: one row above the
+    /// lesson and the timeline.
+    pub(crate) fn view_teach_tools(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let t = &self.teach;
         let present = t.present;
         html! {
-            <>
             <div class="teach-tools" role="toolbar" aria-label="Teaching">
                 <button id="btn-present" aria-pressed={present.to_string()} title="Large type, high contrast, fewer panels; keys only (P)"
                     onclick={link.callback(move |_| msg(TeachMsg::Present(!present)))}>
@@ -39,6 +40,14 @@ impl App {
                 </button>
                 { self.view_exercises(ctx) }
             </div>
+        }
+    }
+
+    /// The lesson's step (and what went wrong opening a link or a lesson).
+    pub(crate) fn view_lesson(&self, ctx: &Context<Self>) -> Html {
+        let t = &self.teach;
+        html! {
+            <>
             if !t.link_errors.is_empty() {
                 <div id="link-error" class="error" role="alert">
                     { for t.link_errors.iter().map(|e| html! { <p>{ e }</p> }) }

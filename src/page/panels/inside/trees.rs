@@ -414,9 +414,12 @@ impl Component for TreesView {
                     // early; read as signed, as the kernel's comparisons read it, it is near 0.
                     { format!("CPU {}: nr_running {}, min_vruntime {:.3} ms", t.cpu, t.nr_running, t.min_vruntime as i64 as f64 / 1e6) }
                     if let Some(v) = t.avg_vruntime { { format!(", V = avg_vruntime {:.3} ms", v as i64 as f64 / 1e6) } }
-                    { ". Keys in ms relative to min_vruntime" }
-                    if t.avg_vruntime.is_some() { { " (deadline and lag relative to V; a green dot is eligible, a dashed ring a delayed dequeue)" } }
-                    { ". Ring colour = the task's colour on the timeline, so an entity in both trees is the same colour. " }
+                    { ". " }
+                    <span class="legend">
+                        { "Keys in ms relative to min_vruntime" }
+                        if t.avg_vruntime.is_some() { { " (deadline and lag relative to V; a green dot is eligible, a dashed ring a delayed dequeue)" } }
+                        { ". Ring colour = the task's colour on the timeline, so an entity in both trees is the same colour. " }
+                    </span>
                     <button id="tree-mode" class="small" onclick={link.callback(|_| Msg::Flip)}>{ if list { "show as a tree" } else { "show as a list" } }</button>
                     if n > 1 && !list {
                         { " " }
