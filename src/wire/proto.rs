@@ -34,6 +34,8 @@ pub enum Input {
     /// Check a choice for lesson step `step` (0-based) against the simulation (answer
     /// `Checked`). The page never knows the answer before it asks.
     Check { step: u32, choice: String },
+    /// The scenario that step `step`'s "Try it" action `action` makes (answer `Tried`).
+    TryIt { step: u32, action: u32 },
     /// Make exercise `seed` of `kind` ("cfs-pick", "wakeup-clamp", "eevdf-eligibility"); the
     /// answer `Exercise` carries a scenario with a one-step lesson, to load like any other.
     Exercise { kind: String, seed: u64 },
@@ -64,6 +66,8 @@ pub enum Output {
     /// None when the scenario has no lesson; Err names a problem with it.
     Lesson(Result<Option<LessonInfo>, String>),
     Checked(Result<Verdict, String>),
+    /// The text of the scenario a "Try it" makes, to load like any edit.
+    Tried(Result<String, String>),
     Exercise(Result<String, String>),
     Groups(GroupsInfo),
     /// The answer to `Measure`, and the wall time it took in the worker (ms).
@@ -94,6 +98,10 @@ pub struct StepInfo {
     pub highlight: Vec<(String, String)>,
     pub ask: Option<String>,
     pub choices: Vec<String>,
+    /// The step's "Try it" actions: (label, `path=value` assignments).
+    pub tries: Vec<(String, Vec<String>)>,
+    /// Each `{{figure TASK}}` of the text once, with its value from this run.
+    pub figures: Vec<(String, String)>,
 }
 
 /// The simulation's answer to a question, compared with the student's choice.

@@ -130,6 +130,10 @@ impl SimWorker {
                 Some(h) => Output::Checked(h.check(step, &choice)),
                 None => Output::Checked(Err("no scenario is loaded".into())),
             },
+            Input::TryIt { step, action } => match self.host.as_ref() {
+                Some(h) => Output::Tried(h.try_it(step, action)),
+                None => Output::Tried(Err("no scenario is loaded".into())),
+            },
             Input::Exercise { kind, seed } => Output::Exercise(crate::worker::host::teach::exercise(&kind, seed)),
             Input::Groups => Output::Groups(self.host.as_ref().map(|h| h.groups_info()).unwrap_or_default()),
         }

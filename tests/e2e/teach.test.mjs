@@ -369,3 +369,64 @@ test('presenter mode shows the scheduler panel when the step names a switch, and
   await atStep(page, i, n, doc.lesson.steps[i - 1].at_us * 1000);
   await page.waitForSelector('#sched-panel', { state: 'hidden', timeout: 10_000 });
 });
+
+/** The box of `sel` in CSS pixels of the viewport. */
+const box = (page, sel) => page.locator(sel).first().evaluate((e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
+
+test('at 1280×720 in presenter mode a step shows its text, its question, the timeline and the tree it names on one screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await fresh(page, '#scenario=lesson-3-eevdf-lag&step=2&present=1');
+  await atStep(page, 2, 4, 25_000_000);
+  await page.waitForSelector('#tree-tasks', { timeout: 30_000 });
+  for (const sel of ['#lesson-text', '#question', '#timeline', '#transport']) {
+    const b = await box(page, sel);
+    assert(b.top >= 0 && b.bottom <= 720, `${sel} is on the screen: ${JSON.stringify(b)}`);
+  }
+  // The tree the step names starts on the same screen: its drawing, not only its heading.
+  const t = await box(page, '#tree-tasks svg');
+  assert(t.top >= 0 && t.top < 720 - 60, `the tasks_timeline drawing starts on the screen: ${JSON.stringify(t)}`);
+  assertEqual(await page.evaluate(() => window.scrollY), 0, 'nothing had to scroll');
+});
+
+/** The lesson text's `share X` figure, in percent. */
+const shareIn = async (page, task) => Number((await text(page, '#lesson-text')).match(new RegExp(`${task} (\\d+\\.\\d)%`))?.[1]);
+
+test('"Try it" makes the change the step asks for, runs again from 0, shows the figures before and after, and undoes', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await fresh(page, '#scenario=lesson-1-vruntime&step=4&present=1');
+  await atStep(page, 4, 4, 150_000_000);
+  await page.waitForSelector('#lesson-try button.try-btn');
+  // Nice 5 against nice 0: the weights' ratio 335 / (1024 + 335) = 24.65 %, within a 4 ms slice of a 200 ms run.
+  const before = await shareIn(page, 'B');
+  assert(Math.abs(before - 24.65) <= 2, `B's share before: ${before}`);
+  await page.click('#lesson-try button.try-btn');
+  await page.waitForFunction(() => { const c = document.querySelector('#try-figures tr[data-figure="share B"] td:last-child'); return c && c.textContent !== '…'; }, null, { timeout: 30_000 });
+  const row = await page.locator('#try-figures tr[data-figure="share B"] td').allInnerTexts();
+  assertEqual(Number.parseFloat(row[1]), before, 'the table\'s before is what the text said');
+  assert(Math.abs(Number.parseFloat(row[2]) - 50) <= 1, `B at nice 0 shares evenly: ${row[2]}`);
+  assertEqual(await shareIn(page, 'B'), Number.parseFloat(row[2]), 'the text follows the change');
+  assertEqual(await page.locator('#tasks-table tr[data-task="B"] input.edit-nice').inputValue(), '0', 'the tasks table shows the change');
+  await atStep(page, 4, 4, 150_000_000);
+  // The comparison is on the screen, down to its way back.
+  await inView(page, '#btn-untry');
+  const t = await box(page, '#try-figures');
+  assert(t.top >= 0 && t.bottom <= 720, `the before/after table is on the screen: ${JSON.stringify(t)}`);
+  await page.click('#btn-untry');
+  await page.waitForFunction((b) => document.querySelector('#lesson-text')?.textContent.includes(`B ${b.toFixed(1)}%`), before, { timeout: 30_000 });
+  assertEqual(await page.locator('#try-figures').count(), 0, 'the comparison goes with the change');
+});
+
+test('a lesson\'s figures follow an edit of nice in the tasks table', async ({ page }) => {
+  await fresh(page, '#scenario=lesson-1-vruntime&step=4');
+  await atStep(page, 4, 4, 150_000_000);
+  const before = await shareIn(page, 'B');
+  const input = page.locator('#tasks-table tr[data-task="B"] input.edit-nice');
+  await input.fill('0');
+  await input.press('Enter');
+  await input.evaluate((i) => i.blur());
+  await page.waitForSelector('#notice:has-text("recorded")');
+  // B runs at nice 5 for 150 ms and at nice 0 for the last 50: 0.75 × 24.65 % + 0.25 × 50 % = 31.0 %.
+  await page.waitForFunction((b) => !document.querySelector('#lesson-text')?.textContent.includes(`B ${b.toFixed(1)}%`), before, { timeout: 30_000 });
+  const after = await shareIn(page, 'B');
+  assert(Math.abs(after - 31.0) <= 2, `B's share with the edit at 150 ms: ${after} (was ${before})`);
+});

@@ -90,6 +90,12 @@ fn run(args: &[String]) -> ExitCode {
             }
         }
     };
+    // A lesson's "Try it" actions are scenarios of their own: a teacher learns of a broken one
+    // here, not in front of the class.
+    if let Err(e) = fairground_sim::parse_scenario(&text).and_then(|v| fairground_sim::scenario::check_tries(&v.scenario)) {
+        eprintln!("fairground: {}", printable(&format!("{file}: {e}")));
+        return ExitCode::from(2);
+    }
     match run_text(&text, &Limits::NATIVE) {
         Ok(report) => {
             if json {

@@ -245,3 +245,73 @@ fn lesson_5_shows_a_task_waiting_in_latency_timeline_and_picked_from_it() {
     let pick = more.fair.log.as_deref().unwrap_or_default()[log.len()..].iter().find(|d| matches!(d.why, Why::Pick { .. })).copied().expect("the pick");
     assert!(matches!(pick.why, Why::Pick { from: PickFrom::LatencyTree, .. }), "{:?}", pick.why);
 }
+
+/// A step's "Try it" action: validated where it is written (the step, the action, the
+/// assignment), round-tripped, and refused when it would make a scenario the simulator refuses.
+#[test]
+fn try_it_actions_validate_round_trip_and_name_what_is_wrong() {
+    let ok = r#"{ "text": "x", "at_us": 1, "try": [ { "label": "b to nice 0", "set": [ "tasks[1].nice=0", "scheduler.features.next_buddy=true" ] } ] }"#;
+    let v = parse_scenario(&format!(r#"{{ {BASE}, "lesson": {{ "steps": [ {ok} ] }} }}"#)).expect("valid");
+    let back = parse_scenario(&to_json(&v.scenario).to_string()).expect("round trip");
+    assert_eq!(v.scenario, back.scenario);
+    let t = &v.scenario.lesson.as_ref().expect("lesson").steps[0].tries[0];
+    let doc = fairground_sim::scenario::try_it(&v.scenario, t).expect("applies");
+    assert_eq!(doc["tasks"][1]["nice"], 0);
+    assert_eq!(doc["lesson"]["steps"][0]["try"][0]["label"], "b to nice 0", "the class goes on with the lesson");
+    for (bad, path, says) in [
+        (r#"{ "text": "x", "try": [ { "set": [ "tasks[1].nice=0" ] } ] }"#, "lesson.steps[0].try[0]", "label"),
+        (r#"{ "text": "x", "try": [ { "label": "l", "set": [ "nice0" ] } ] }"#, "lesson.steps[0].try[0].set[0]", "path=value"),
+        (r#"{ "text": "x", "try": [ { "label": "l", "set": [] } ] }"#, "lesson.steps[0].try[0].set", "1 to 8"),
+        (r#"{ "text": "x", "try": [ { "label": "l", "set": [ "tasks[0].nice=0" ], "then": 1 } ] }"#, "lesson.steps[0].try[0].then", "label, set"),
+    ] {
+        let e = parse_scenario(&format!(r#"{{ {BASE}, "lesson": {{ "steps": [ {bad} ] }} }}"#)).expect_err(bad);
+        assert_eq!(e.path, path, "{bad}: {e}");
+        assert!(e.to_string().contains(says), "{bad}: {e}");
+    }
+    // What an action does to the scenario is checked by running the parser on the result.
+    for (bad, says) in [(r#"{ "label": "too nice", "set": [ "tasks[1].nice=99" ] }"#, "too nice"), (r#"{ "label": "l", "set": [ "tasks[7].nice=0" ] }"#, "no [7]")] {
+        let ok = r#"{ "label": "fine", "set": [ "tasks[1].nice=1" ] }"#;
+        let v = parse_scenario(&format!(r#"{{ {BASE}, "lesson": {{ "steps": [ {{ "text": "x" }}, {{ "text": "y", "try": [ {ok}, {bad} ] }} ] }} }}"#)).expect("parses");
+        let e = fairground_sim::scenario::check_tries(&v.scenario).expect_err(bad);
+        assert_eq!(e.path, "lesson.steps[1].try[1].set", "{bad}: {e}");
+        assert!(e.to_string().contains(says), "{bad}: {e}");
+    }
+}
+
+/// Every shipped "Try it" makes a valid scenario that changes at least one figure its step
+/// shows; lesson 1's (B from nice 5 to nice 0) moves the shares from the weights' ratio
+/// 1024 : 335 (A 75.3 %, B 24.7 %) to an even split. The run is 200 ms at HZ 1000, and a slice
+/// ends at the first tick past sched_slice() (4 ms at the even split), so the two differ by at
+/// most one slice: each share is within 2 ms / 200 ms = 0.01 of its ratio.
+#[test]
+fn shipped_try_it_actions_change_the_figures_their_step_shows() {
+    let dir = format!("{}/../../static/scenarios", env!("CARGO_MANIFEST_DIR"));
+    let report = |v: &fairground_sim::scenario::Validated| {
+        let mut s = Sim::new(v).expect("sim");
+        s.run();
+        s.report()
+    };
+    let mut tries = 0;
+    for entry in std::fs::read_dir(&dir).expect("dir") {
+        let path = entry.expect("entry").path();
+        let v = parse_scenario(&std::fs::read_to_string(&path).expect("read")).expect("valid");
+        let Some(lesson) = v.scenario.lesson.clone() else { continue };
+        let before = report(&v);
+        for st in lesson.steps.iter() {
+            for t in &st.tries {
+                tries += 1;
+                let doc = fairground_sim::scenario::try_it(&v.scenario, t).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                let after = report(&parse_scenario(&doc.to_string()).expect("valid"));
+                let (b, a) = (fairground_sim::lesson::figures(&st.text, &before).expect("b"), fairground_sim::lesson::figures(&st.text, &after).expect("a"));
+                assert!(!b.is_empty(), "{}: the step shows figures", path.display());
+                assert_ne!(a, b, "{}: \"{}\" changes what the step shows", path.display(), t.label);
+                if path.ends_with("lesson-1-vruntime.json") {
+                    let share = |r: &fairground_sim::report::Report, n: &str| r.tasks.iter().find(|t| t.name == n).expect("task").share;
+                    assert!((share(&before, "B") - 335.0 / 1359.0).abs() <= 0.01, "{}", share(&before, "B"));
+                    assert!((share(&after, "B") - 0.5).abs() <= 0.01 && (share(&after, "A") - 0.5).abs() <= 0.01, "{}", share(&after, "B"));
+                }
+            }
+        }
+    }
+    assert!(tries >= 5, "each shipped lesson carries a Try it: {tries}");
+}

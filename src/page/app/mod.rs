@@ -439,7 +439,11 @@ impl Component for App {
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
         if let Some(id) = self.teach.scroll_to.take() {
-            crate::page::panels::scroll_to(&id);
+            if id == "lesson-try" {
+                crate::page::panels::scroll_to_end(&id);
+            } else {
+                crate::page::panels::scroll_to(&id);
+            }
         }
         // Keep the picker showing the scenario on screen, whatever the user did with it.
         if let Some(sel) = self.picker.cast::<HtmlSelectElement>() {
@@ -661,7 +665,7 @@ impl App {
                 self.request(ctx, Input::Seek { to_ns: to });
                 self.teach_loaded(ctx);
             }
-            out @ (Output::Lesson(_) | Output::Checked(_) | Output::Exercise(_) | Output::Groups(_)) => self.teach_output(ctx, out),
+            out @ (Output::Lesson(_) | Output::Checked(_) | Output::Tried(_) | Output::Exercise(_) | Output::Groups(_)) => self.teach_output(ctx, out),
             Output::Refused { message } => self.refused(ctx, message),
             Output::Progress(p) => self.take_progress(p),
             Output::Edited { text, at_ns, progress } => {
@@ -670,6 +674,10 @@ impl App {
                 self.notice = Some(format!("Change recorded in the scenario's timeline at {}.", format::fmt_time(at_ns)));
                 self.take_progress(progress);
                 self.save_view();
+                // A lesson's figures come from the whole run as it is now: the edit changes them.
+                if self.teach.lesson.is_some() {
+                    self.request(ctx, Input::Lesson);
+                }
             }
             Output::EditRefused { message } => self.edit_error = Some(message),
             Output::Crashed { message } => self.restart_worker(ctx, format!("it crashed: {message}")),

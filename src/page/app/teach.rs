@@ -52,6 +52,19 @@ pub enum TeachMsg {
     SelectTask(String),
     /// A chip of the step: open and scroll to what it names.
     Show(String, String),
+    /// The step's "Try it" action `k`: make the change and run again from 0.
+    Try(usize),
+    /// Back to the scenario as it was before the last "Try it".
+    Untry,
+}
+
+/// A "Try it" made at a step: the figures the step showed before it, and the scenario to go
+/// back to.
+pub struct Tried {
+    pub step: usize,
+    pub label: String,
+    pub before: Vec<(String, String)>,
+    undo: String,
 }
 
 pub struct Teach {
@@ -85,6 +98,7 @@ pub struct Teach {
     pub has_groups: bool,
     groups_asked: f64,
     groups_view: Option<u64>,
+    pub tried: Option<Tried>,
 }
 
 impl Default for Teach {
@@ -112,6 +126,7 @@ impl Default for Teach {
             has_groups: false,
             groups_asked: 0.0,
             groups_view: None,
+            tried: None,
         }
     }
 }
@@ -131,6 +146,9 @@ impl App {
             if o.present {
                 set_present(t, true);
             }
+        }
+        if self.origin == Origin::Fragment {
+            t.tried = None;
         }
         t.lesson = None;
         t.lesson_error = None;
@@ -160,6 +178,9 @@ impl App {
                     None if fresh && !self.restored => self.go_step(ctx, 0),
                     None => self.teach.step = self.teach.step.min(n.saturating_sub(1)),
                 }
+                if self.teach.tried.as_ref().is_some_and(|t| t.step == self.teach.step) {
+                    self.teach.scroll_to = Some("lesson-try".into());
+                }
                 self.apply_link_view(ctx);
             }
             Output::Lesson(Ok(None)) => {
@@ -170,6 +191,16 @@ impl App {
                 self.apply_link_view(ctx);
             }
             Output::Lesson(Err(e)) => self.teach.lesson_error = Some(format!("The lesson could not be prepared: {e}")),
+            Output::Tried(Ok(text)) => {
+                self.text = Some(text.clone());
+                self.resume_ns = Some(self.progress.view_ns);
+                self.save_view();
+                self.load(ctx, text, Origin::Panel);
+            }
+            Output::Tried(Err(e)) => {
+                let label = self.teach.tried.take().map(|t| t.label).unwrap_or_default();
+                self.teach.lesson_error = Some(format!("\"{label}\" could not be made: {e}"));
+            }
             Output::Checked(r) => {
                 self.teach.checking = false;
                 match r {
@@ -281,6 +312,17 @@ impl App {
         self.teach.stage = Some(Rc::new(crate::page::panels::Stage { seq: self.teach.stage_seq, items, scroll }));
     }
 
+    /// Ask the worker for the scenario a step's "Try it" makes (the change the text asks for,
+    /// on the scenario as it is now); it is then run again from 0 to where the class is, and
+    /// the step shows its figures before and after.
+    fn try_it(&mut self, ctx: &Context<Self>, k: usize) {
+        let Some(l) = self.teach.lesson.clone() else { return };
+        let Some(s) = l.steps.get(self.teach.step) else { return };
+        let (Some((label, _)), Some(undo)) = (s.tries.get(k), self.text.clone()) else { return };
+        self.teach.tried = Some(Tried { step: self.teach.step, label: label.clone(), before: s.figures.clone(), undo });
+        self.request(ctx, Input::TryIt { step: self.teach.step as u32, action: k as u32 });
+    }
+
     /// Whether a lesson step is on screen (the page then gives the lesson a column of its own).
     pub(crate) fn lesson_on(&self) -> bool {
         self.teach.lesson.as_ref().is_some_and(|l| self.teach.step < l.steps.len())
@@ -348,6 +390,15 @@ impl App {
                 Some(r) => self.save_recording(r),
             },
             TeachMsg::SelectTask(name) => self.selected = self.task_index(&name),
+            TeachMsg::Try(k) => self.try_it(ctx, k),
+            TeachMsg::Untry => {
+                if let Some(undo) = self.teach.tried.take().map(|t| t.undo) {
+                    self.change_settings(ctx, |doc| {
+                        *doc = serde_json::from_str(&undo).map_err(|e| e.to_string())?;
+                        Ok(())
+                    });
+                }
+            }
             TeachMsg::Show(kind, what) => match kind.as_str() {
                 "cpu" => crate::page::panels::scroll_to("timeline"),
                 "switch" => {

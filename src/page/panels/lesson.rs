@@ -92,6 +92,9 @@ impl App {
                 if let Some(ask) = &s.ask {
                     { self.view_question(ctx, ask, s) }
                 }
+                if !s.tries.is_empty() {
+                    { self.view_tries(ctx, s) }
+                }
             </section>
         }
     }
@@ -118,6 +121,41 @@ impl App {
                 <button class="chip" data-kind={kind.to_string()} title="Open it and scroll to it"
                     onclick={ctx.link().callback(move |_| msg(TeachMsg::Show(k.clone(), w.clone())))}>{ label }</button>
             }
+        }
+    }
+
+    /// "Try it": each action the step offers, and after one, the step's figures before and
+    /// after it (the run remade from 0 with the change), with the way back.
+    fn view_tries(&self, ctx: &Context<Self>, s: &StepInfo) -> Html {
+        let link = ctx.link();
+        let tried = self.teach.tried.as_ref().filter(|t| t.step == self.teach.step);
+        html! {
+            <div id="lesson-try" class="try">
+                <p class="try-actions">
+                    <span class="hint">{ "Try it: " }</span>
+                    { for s.tries.iter().enumerate().map(|(k, (label, set))| html! {
+                        <button class="try-btn" data-try={k.to_string()} title={format!("Change the scenario ({}) and run it again from 0", set.join(", "))}
+                            disabled={tried.is_some()} onclick={link.callback(move |_| msg(TeachMsg::Try(k)))}>{ label }</button>
+                    }) }
+                </p>
+                if let Some(t) = tried {
+                    <table id="try-figures" class="try-figures">
+                        <caption>{ format!("{}: the whole run again from 0", t.label) }</caption>
+                        <thead><tr><th>{ "figure" }</th><th class="num">{ "before" }</th><th class="num">{ "after" }</th></tr></thead>
+                        <tbody>
+                            { for t.before.iter().map(|(k, before)| {
+                                let after = s.figures.iter().find(|(f, _)| f == k).map_or("…", |(_, v)| v.as_str());
+                                html! {
+                                    <tr data-figure={k.clone()} class={classes!((after != before.as_str()).then_some("changed"))}>
+                                        <td class="fig">{ k.split_once(' ').map_or_else(|| k.clone(), |(f, task)| format!("{task}: {f}")) }</td><td class="num">{ before }</td><td class="num">{ after }</td>
+                                    </tr>
+                                }
+                            }) }
+                        </tbody>
+                    </table>
+                    <button id="btn-untry" class="ghost small" onclick={link.callback(|_| msg(TeachMsg::Untry))}>{ "undo: back to the lesson's scenario" }</button>
+                }
+            </div>
         }
     }
 

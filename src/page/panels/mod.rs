@@ -20,6 +20,14 @@ pub(crate) struct Stage {
 }
 
 /// Scroll the element with this id into view (a lesson chip takes the class to it).
+/// Bring `id` into view by its bottom edge: what was just added at the end of a column (a
+/// step's before/after figures) shows without pushing what is above it off the screen.
+pub(crate) fn scroll_to_end(id: &str) {
+    if let Some(e) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
+        e.scroll_into_view_with_bool(false);
+    }
+}
+
 pub(crate) fn scroll_to(id: &str) {
     if let Some(e) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
         e.scroll_into_view();

@@ -20,6 +20,7 @@ impl Host {
     /// note naming the problem (the rest of the lesson still works).
     pub fn lesson(&self) -> Result<Option<LessonInfo>, String> {
         let Some(l) = &self.scenario.lesson else { return Ok(None) };
+        scenario::check_tries(&self.scenario).map_err(|e| e.to_string())?;
         let v = self.validated();
         let mut sim = Sim::new(&v).map_err(|e| e.to_string())?;
         sim.run();
@@ -51,10 +52,20 @@ impl Host {
                     Some(_) => vec!["yes".to_string(), "no".to_string()],
                     None => Vec::new(),
                 };
-                StepInfo { text, at_ns: s.at_ns, highlight, ask: s.question.as_ref().map(|q| q.ask.clone()), choices }
+                let tries = s.tries.iter().map(|t| (t.label.clone(), t.set.clone())).collect();
+                let figures = lesson::figures(&s.text, &report).unwrap_or_default();
+                StepInfo { text, at_ns: s.at_ns, highlight, ask: s.question.as_ref().map(|q| q.ask.clone()), choices, tries, figures }
             })
             .collect();
         Ok(Some(LessonInfo { title: l.title.clone(), steps }))
+    }
+
+    /// The scenario text step `step`'s "Try it" action `k` makes (the lesson kept), for the
+    /// page to load like any edit.
+    pub fn try_it(&self, step: u32, k: u32) -> Result<String, String> {
+        let l = self.scenario.lesson.as_ref().ok_or("this scenario has no lesson")?;
+        let t = l.steps.get(step as usize).and_then(|s| s.tries.get(k as usize)).ok_or_else(|| format!("step {} has no action {}", step as u64 + 1, k as u64 + 1))?;
+        scenario::try_it(&self.scenario, t).map(|doc| doc.to_string())
     }
 
     /// The simulation's answer to step `step`'s question, compared with `choice`.

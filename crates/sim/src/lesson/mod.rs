@@ -80,29 +80,52 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
 pub fn render_text(text: &str, r: &Report) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(i) = rest.find("{{") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        let j = after.find("}}").ok_or("a {{ without its }}")?;
-        let inner = after[..j].trim();
-        let (fig, task) = inner.split_once(' ').ok_or_else(|| format!("{{{{{inner}}}}}: expected {{{{figure TASK}}}}"))?;
-        let t = r.tasks.iter().find(|t| t.name == task.trim()).ok_or_else(|| format!("{{{{{inner}}}}}: no task {task:?}"))?;
-        let l = &t.wakeup_latency_ns;
-        let ms = |x: Option<u64>| x.map_or("–".to_string(), |v| format!("{:.2} ms", v as f64 / 1e6));
-        out.push_str(&match fig {
-            "share" => format!("{:.1}%", t.share * 100.0),
-            "cpu_ms" => format!("{:.1} ms", t.cpu_ns as f64 / 1e6),
-            "wakeups" => t.wakeups.to_string(),
-            "switches" => t.switches.to_string(),
-            "preemptions" => t.wakeup_preemptions.to_string(),
-            "p50" => ms(l.p50),
-            "p90" => ms(l.p90),
-            "p99" => ms(l.p99),
-            "max" => ms(l.max),
-            other => return Err(format!("{{{{{inner}}}}}: unknown figure {other:?}")),
-        });
-        rest = &after[j + 2..];
+    while let Some((before, inner, after)) = next_placeholder(rest)? {
+        out.push_str(before);
+        out.push_str(&figure(inner, r)?);
+        rest = after;
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// Each placeholder of `text` once, in order, with its value from `r`: ("share B", "25.0%").
+/// A step's "Try it" shows these before and after the change.
+pub fn figures(text: &str, r: &Report) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut rest = text;
+    while let Some((_, inner, after)) = next_placeholder(rest)? {
+        if !out.iter().any(|(k, _)| k == inner) {
+            out.push((inner.to_string(), figure(inner, r)?));
+        }
+        rest = after;
+    }
+    Ok(out)
+}
+
+/// The text before the next `{{…}}`, its trimmed inside, and the text after it.
+fn next_placeholder(text: &str) -> Result<Option<(&str, &str, &str)>, String> {
+    let Some(i) = text.find("{{") else { return Ok(None) };
+    let after = &text[i + 2..];
+    let j = after.find("}}").ok_or("a {{ without its }}")?;
+    Ok(Some((&text[..i], after[..j].trim(), &after[j + 2..])))
+}
+
+fn figure(inner: &str, r: &Report) -> Result<String, String> {
+    let (fig, task) = inner.split_once(' ').ok_or_else(|| format!("{{{{{inner}}}}}: expected {{{{figure TASK}}}}"))?;
+    let t = r.tasks.iter().find(|t| t.name == task.trim()).ok_or_else(|| format!("{{{{{inner}}}}}: no task {task:?}"))?;
+    let l = &t.wakeup_latency_ns;
+    let ms = |x: Option<u64>| x.map_or("–".to_string(), |v| format!("{:.2} ms", v as f64 / 1e6));
+    Ok(match fig {
+        "share" => format!("{:.1}%", t.share * 100.0),
+        "cpu_ms" => format!("{:.1} ms", t.cpu_ns as f64 / 1e6),
+        "wakeups" => t.wakeups.to_string(),
+        "switches" => t.switches.to_string(),
+        "preemptions" => t.wakeup_preemptions.to_string(),
+        "p50" => ms(l.p50),
+        "p90" => ms(l.p90),
+        "p99" => ms(l.p99),
+        "max" => ms(l.max),
+        other => return Err(format!("{{{{{inner}}}}}: unknown figure {other:?}")),
+    })
 }

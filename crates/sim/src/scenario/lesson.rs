@@ -4,14 +4,15 @@
 //! "lesson": { "title": "…", "steps": [
 //!   { "text": "Markdown, with {{share hog/0}} filled from the run", "at_us": 12000,
 //!     "highlight": [ { "task": "hog/0" }, { "cpu": 0 }, { "tree": 0 }, { "decision": "wakeup" }, { "histogram": "hog/0" } ],
-//!     "question": { "ask": "Which task runs next on CPU 0?", "kind": "next_task", "cpu": 0 } } ] }
+//!     "question": { "ask": "Which task runs next on CPU 0?", "kind": "next_task", "cpu": 0 },
+//!     "try": [ { "label": "Set B to nice 0", "set": [ "tasks[1].nice=0" ] } ] } ] }
 //! ```
 //!
 //! Question kinds: `next_task` (`cpu`), `will_preempt` (`task`), `eligible` (`task`, EEVDF).
 //! Their answers come from the simulation (`crate::lesson`), never from the file.
 
 use super::fields::*;
-use super::model::{Highlight, Lesson, LessonStep, Question, QuestionKind, Scenario};
+use super::model::{Highlight, Lesson, LessonStep, Question, QuestionKind, Scenario, TryIt};
 use super::{expand, ScenarioError};
 use serde_json::Value;
 
@@ -39,7 +40,7 @@ pub(crate) fn parse(v: &Value, path: &str) -> R<Lesson> {
 
 fn step(v: &Value, path: &str) -> R<LessonStep> {
     let o = obj(v, path)?;
-    let (mut text, mut at_ns, mut highlight, mut question) = (None, 0, Vec::new(), None);
+    let (mut text, mut at_ns, mut highlight, mut question, mut tries) = (None, 0, Vec::new(), None, Vec::new());
     for (k, x) in o {
         let kp = key(path, k);
         match k.as_str() {
@@ -51,10 +52,73 @@ fn step(v: &Value, path: &str) -> R<LessonStep> {
                 }
             }
             "question" => question = Some(one_question(x, &kp)?),
-            _ => return Err(unknown(path, k, &["text", "at_us", "highlight", "question"])),
+            "try" => {
+                let a = arr(x, &kp)?;
+                if a.is_empty() || a.len() > 4 {
+                    return Err(expected(&kp, "an array of 1 to 4 actions", x));
+                }
+                tries = a.iter().enumerate().map(|(i, t)| one_try(t, &idx(&kp, i))).collect::<R<Vec<_>>>()?;
+            }
+            _ => return Err(unknown(path, k, &["text", "at_us", "highlight", "question", "try"])),
         }
     }
-    Ok(LessonStep { text: text.ok_or_else(|| missing(path, "text"))?, at_ns, highlight, question })
+    Ok(LessonStep { text: text.ok_or_else(|| missing(path, "text"))?, at_ns, highlight, question, tries })
+}
+
+/// `{ "label": "Set B to nice 0", "set": [ "tasks[1].nice=0" ] }`: each entry a `path=value`
+/// (what it does to the scenario is checked by `check_tries`, which runs the parser again).
+fn one_try(v: &Value, path: &str) -> R<TryIt> {
+    let o = obj(v, path)?;
+    let (mut label, mut set) = (None, None);
+    for (k, x) in o {
+        let kp = key(path, k);
+        match k.as_str() {
+            "label" => label = Some(string(x, &kp, "a string")?.to_string()),
+            "set" => {
+                let a = arr(x, &kp)?;
+                if a.is_empty() || a.len() > 8 {
+                    return Err(expected(&kp, "an array of 1 to 8 path=value strings", x));
+                }
+                let mut out = Vec::with_capacity(a.len());
+                for (i, e) in a.iter().enumerate() {
+                    let ep = idx(&kp, i);
+                    let s = string(e, &ep, "a path=value string")?;
+                    crate::measure::patch::parse_assignment(s).map_err(|e| ScenarioError::at(ep, e))?;
+                    out.push(s.to_string());
+                }
+                set = Some(out);
+            }
+            _ => return Err(unknown(path, k, &["label", "set"])),
+        }
+    }
+    Ok(TryIt { label: label.ok_or_else(|| missing(path, "label"))?, set: set.ok_or_else(|| missing(path, "set"))? })
+}
+
+/// The scenario a step's "Try it" action makes: `s` with the action's assignments applied, as
+/// JSON (its lesson kept, so the class goes on with it). An assignment that cannot be made, or
+/// that makes a scenario the simulator refuses, is an error naming the action and the problem.
+pub fn try_it(s: &Scenario, t: &TryIt) -> Result<Value, String> {
+    let mut doc = super::write::to_json(s);
+    for a in &t.set {
+        let a = crate::measure::patch::parse_assignment(a)?;
+        crate::measure::patch::apply(&mut doc, &a)?;
+    }
+    super::parse_scenario(&doc.to_string()).map_err(|e| format!("\"{}\" makes a scenario the simulator refuses: {e}", t.label))?;
+    Ok(doc)
+}
+
+/// Every "Try it" of the lesson makes a scenario the simulator accepts; the error names the
+/// step and action. Apart from parsing, which would otherwise parse every variant again (and
+/// carry the scenario writer into every bundle that parses): the worker checks a lesson with
+/// it before showing it, and `fairground validate` too.
+pub fn check_tries(s: &Scenario) -> R<()> {
+    let Some(l) = &s.lesson else { return Ok(()) };
+    for (i, st) in l.steps.iter().enumerate() {
+        for (j, t) in st.tries.iter().enumerate() {
+            try_it(s, t).map_err(|e| ScenarioError::at(format!("lesson.steps[{i}].try[{j}].set"), e))?;
+        }
+    }
+    Ok(())
 }
 
 fn one_highlight(v: &Value, path: &str) -> R<Highlight> {

@@ -20,6 +20,7 @@ pub use expand::{expand, expanded_len, target_tasks, workload_roles, ExpandedTas
 pub use model::*;
 pub use parse::{parse_scenario, parse_value, Validated, MAX_TASKS};
 pub use write::to_json;
+pub use lesson::{check_tries, try_it};
 /// The JSONC syntax of scenario files (line comments, trailing commas), read into JSON.
 pub use jsonc::parse as parse_jsonc;
 

@@ -396,6 +396,16 @@ pub struct LessonStep {
     pub at_ns: u64,
     pub highlight: Vec<Highlight>,
     pub question: Option<Question>,
+    /// "Try it" actions: changes the text asks the student to make, applied by one click.
+    pub tries: Vec<TryIt>,
+}
+
+/// A change a step asks for (the clamp off, B to nice 0), as `path=value` assignments on the
+/// scenario (`crate::measure::patch`), the whole run remade with them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TryIt {
+    pub label: String,
+    pub set: Vec<String>,
 }
 
 /// What a step points at.
