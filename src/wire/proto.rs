@@ -34,6 +34,8 @@ pub enum Input {
     /// Check a choice for lesson step `step` (0-based) against the simulation (answer
     /// `Checked`). The page never knows the answer before it asks.
     Check { step: u32, choice: String },
+    /// The answer key (CSV) of exercises `from..=to` of `kind` (answer `AnswerKey`).
+    AnswerKey { kind: String, from: u64, to: u64 },
     /// The scenario that step `step`'s "Try it" action `action` makes (answer `Tried`).
     TryIt { step: u32, action: u32 },
     /// Make exercise `seed` of `kind` ("cfs-pick", "wakeup-clamp", "eevdf-eligibility"); the
@@ -66,6 +68,7 @@ pub enum Output {
     /// None when the scenario has no lesson; Err names a problem with it.
     Lesson(Result<Option<LessonInfo>, String>),
     Checked(Result<Verdict, String>),
+    AnswerKey(Result<String, String>),
     /// The text of the scenario a "Try it" makes, to load like any edit.
     Tried(Result<String, String>),
     Exercise(Result<String, String>),
@@ -102,6 +105,8 @@ pub struct StepInfo {
     pub tries: Vec<(String, Vec<String>)>,
     /// Each `{{figure TASK}}` of the text once, with its value from this run.
     pub figures: Vec<(String, String)>,
+    /// Shown on request (Markdown).
+    pub hint: Option<String>,
 }
 
 /// The simulation's answer to a question, compared with the student's choice.

@@ -134,6 +134,7 @@ impl SimWorker {
                 Some(h) => Output::Tried(h.try_it(step, action)),
                 None => Output::Tried(Err("no scenario is loaded".into())),
             },
+            Input::AnswerKey { kind, from, to } => Output::AnswerKey(crate::worker::host::teach::answer_key(&kind, from, to)),
             Input::Exercise { kind, seed } => Output::Exercise(crate::worker::host::teach::exercise(&kind, seed)),
             Input::Groups => Output::Groups(self.host.as_ref().map(|h| h.groups_info()).unwrap_or_default()),
         }

@@ -430,3 +430,30 @@ test('a lesson\'s figures follow an edit of nice in the tasks table', async ({ p
   const after = await shareIn(page, 'B');
   assert(Math.abs(after - 31.0) <= 2, `B's share with the edit at 150 ms: ${after} (was ${before})`);
 });
+
+test('an exercise\'s card carries what its answer depends on, a hint, and a worked solution that names the clamp; the teacher\'s answer key downloads', async ({ page }) => {
+  await fresh(page, '#exercise=wakeup-clamp&seed=1');
+  await page.waitForSelector('#lesson #question');
+  const card = await text(page, '#lesson-text');
+  const ask = await text(page, '#question .ask');
+  assert(!card.includes(ask), `the question is asked once, not in the card too: ${card}`);
+  // W's weight (nice 5: 335), its vruntime (whatever its state), the granularity, get_latency_max() and the switch.
+  for (const needle of ['W: nice 5, weight 335', 'vruntime − min_vruntime', 'sysctl_sched_wakeup_granularity = 1.000 ms', 'get_latency_max() =', 'latency_max_clamp_wakeup is on']) {
+    assert(card.includes(needle), `the card says "${needle}": ${card}`);
+  }
+  await page.click('#btn-hint');
+  assert((await text(page, '#lesson-hint')).includes('wakeup_preempt_entity()'), 'the hint names the rule');
+  await page.click('#question button.choice[data-choice="no"]');
+  await page.waitForSelector('#verdict', { timeout: 30_000 });
+  const why = await text(page, '#verdict-why');
+  assert(why.includes('the wakeup clamp (latency_max_clamp_wakeup) is on') && why.includes('× 1024 / 335'), `the worked solution: ${why}`);
+  // The answer key for seeds 1 to 12 of this kind: a header and a row per student.
+  await page.click('#exercises summary');
+  await page.fill('#exercise-seed', '1');
+  await page.fill('#exercise-key-to', '12');
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click('#btn-answer-key')]);
+  const csv = fs.readFileSync(await dl.path(), 'utf8').trim().split('\n');
+  assertEqual(csv[0], 'kind,seed,link,question,answer,decided_at_ms,solution', 'the key\'s header');
+  assertEqual(csv.length, 13, 'twelve students');
+  assert(csv[1].startsWith('wakeup-clamp,1,#exercise=wakeup-clamp&seed=1,') && csv[1].includes(',yes,'), `seed 1's row agrees with the verdict: ${csv[1]}`);
+});

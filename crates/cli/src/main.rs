@@ -9,6 +9,7 @@ use fairground_sim::{run_text, Limits};
 use std::process::ExitCode;
 
 mod ablate;
+mod exercises;
 mod fuzz;
 mod interop;
 mod latency;
@@ -39,8 +40,9 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::fuzz_cmd(&args[1..]),
         Some("ablate") => ablate::ablate_cmd(&args[1..]),
         Some("latency") => latency::latency_cmd(&args[1..]),
+        Some("answer-key") => exercises::answer_key_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}{}\n{}\n{}\n{}\n{}\n{}", measure::USAGE, latency::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE);
+            println!("{USAGE}{}\n{}\n{}\n{}\n{}\n{}\n{}", measure::USAGE, latency::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE, exercises::USAGE);
             ExitCode::SUCCESS
         }
         _ => {

@@ -136,3 +136,27 @@ fn a_sweep_over_words_prints_them_plain() {
     let firsts: Vec<&str> = out.lines().skip(1).filter_map(|l| l.split_whitespace().next()).collect();
     assert_eq!(firsts, ["cfs-v6.2", "cfs-v6.2", "eevdf-v6.12", "eevdf-v6.12"], "{out}");
 }
+
+/// A class's answer key: a header and one row per seed, each row the exercise the link opens
+/// (its answer is the generator's), the same seeds the same key; bad kinds and ranges exit 2.
+#[test]
+fn answer_key_prints_one_row_per_student_and_names_bad_input() {
+    let (code, out, err) = fg(&["answer-key", "--kind", "eevdf-eligibility", "--seeds", "5-14"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "kind,seed,link,question,answer,decided_at_ms,solution");
+    assert_eq!(lines.len(), 11, "ten students: {out}");
+    for (i, l) in lines[1..].iter().enumerate() {
+        let seed = 5 + i as u64;
+        assert!(l.starts_with(&format!("eevdf-eligibility,{seed},#exercise=eevdf-eligibility&seed={seed},")), "{l}");
+        let e = fairground_sim::lesson::exercise::generate(fairground_sim::lesson::exercise::Kind::EevdfEligibility, seed).expect("exercise");
+        assert!(l.contains(&format!(",{},", e.answer.value)), "seed {seed}: {l}");
+    }
+    assert_eq!(fg(&["answer-key", "--kind", "eevdf-eligibility", "--seeds", "5-14"]).1, out, "the same seeds, the same key");
+    let (code, _, err) = fg(&["answer-key", "--kind", "guess", "--seeds", "1-2"]);
+    assert!(code == 2 && err.contains("no exercise kind \"guess\""), "{err}");
+    let (code, _, err) = fg(&["answer-key", "--kind", "cfs-pick", "--seeds", "1-9999"]);
+    assert!(code == 2 && err.contains("1 to 500 seeds"), "{err}");
+    let (code, _, err) = fg(&["answer-key", "--kind", "cfs-pick", "--seeds", "x"]);
+    assert!(code == 2 && err.contains("FROM-TO"), "{err}");
+}

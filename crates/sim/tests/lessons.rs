@@ -315,3 +315,74 @@ fn shipped_try_it_actions_change_the_figures_their_step_shows() {
     }
     assert!(tries >= 5, "each shipped lesson carries a Try it: {tries}");
 }
+
+/// The card's figures for task `name`: (weight, state, vruntime − min_vruntime in ns).
+fn card_task(text: &str, name: &str) -> Option<(i128, String, i128)> {
+    let line = text.split("\n\n").find(|l| l.starts_with(&format!("**{name}**:")))?;
+    let weight = line.split("weight ").nth(1)?.split(';').next()?.trim().parse().ok()?;
+    let state = line.split("; ").nth(1)?.to_string();
+    let key = line.split("= ").last()?.trim_end_matches(" ms").trim_end_matches(" ms (now)");
+    let key: f64 = key.trim_end_matches(" ms").parse().ok()?;
+    Some((weight, state, (key * 1e6).round() as i128))
+}
+
+/// An EEVDF eligibility exercise's card carries what the answer depends on: from the card's
+/// weights and keys alone, Σ w·key ≥ key × Σ w over the queued tasks (entity_eligible()) gives
+/// the simulation's answer, for every seed. And the card never states the answer.
+#[test]
+fn an_eligibility_card_carries_the_figures_its_answer_depends_on() {
+    for seed in 0..40 {
+        let ex = generate(Kind::EevdfEligibility, seed).expect("exercise");
+        let v = parse_scenario(&ex.scenario).expect("valid");
+        let st = &v.scenario.lesson.as_ref().expect("lesson").steps[0];
+        assert!(!st.text.contains("eligible") && !st.text.contains(&ex.question), "seed {seed}: the card gives nothing away and does not repeat the question: {}", st.text);
+        assert!(st.hint.as_deref().is_some_and(|h| h.contains("entity_eligible()")), "seed {seed}: a hint naming the rule");
+        let tasks: Vec<(i128, String, i128)> = ["A", "B", "C"].iter().map(|n| card_task(&st.text, n).unwrap_or_else(|| panic!("seed {seed}: {n} on the card: {}", st.text))).collect();
+        let who = ex.question.split(' ').nth(1).expect("Is X eligible");
+        let me = &tasks[(who.as_bytes()[0] - b'A') as usize];
+        let counted = |s: &str| s.starts_with("running") || s.starts_with("queued") || s.contains("still queued");
+        let (sum, load) = tasks.iter().filter(|t| counted(&t.1)).fold((0i128, 0i128), |(s, l), t| (s + t.0 * t.2, l + t.0));
+        let eligible = counted(&me.1) && sum >= me.2 * load;
+        assert_eq!(ex.answer.value == "yes", eligible, "seed {seed}: card {} / answer {}", st.text, ex.answer.explanation);
+        if counted(&me.1) {
+            assert!(ex.answer.explanation.contains("Worked"), "seed {seed}: a worked solution: {}", ex.answer.explanation);
+        }
+    }
+}
+
+/// A wakeup-clamp exercise's card: W's weight (asleep or not), the vdiff at its wakeup, the
+/// granularity sysctl, get_latency_max() and whether the clamp is on. From those alone,
+/// vdiff > min(1 ms × 1024 / w, get_latency_max() if the clamp is on) gives the answer; and the
+/// worked solution names the clamp, on or off, as the scenario has it.
+#[test]
+fn a_wakeup_clamp_card_carries_the_figures_its_answer_depends_on() {
+    let num = |text: &str, after: &str| -> f64 {
+        let s = text.split(after).nth(1).unwrap_or_else(|| panic!("{after:?} in {text}"));
+        s.trim_start().split(' ').next().expect("number").trim_start_matches('+').parse().unwrap_or_else(|e| panic!("{after:?}: {e} in {text}"))
+    };
+    let mut decided = 0;
+    for seed in 0..40 {
+        let ex = generate(Kind::WakeupClamp, seed).expect("exercise");
+        let v = parse_scenario(&ex.scenario).expect("valid");
+        let st = &v.scenario.lesson.as_ref().expect("lesson").steps[0];
+        let clamp = v.scenario.scheduler.features.latency_max_clamp_wakeup.expect("the exercise sets the clamp");
+        assert!(st.text.contains(&format!("latency_max_clamp_wakeup is {}", if clamp { "on" } else { "off" })), "seed {seed}: {}", st.text);
+        let (w, _, _) = card_task(&st.text, "W").unwrap_or_else(|| panic!("seed {seed}: W on the card: {}", st.text));
+        let vdiff = (num(&st.text, "after place_entity() =") * 1e6).round();
+        let gran_sysctl = num(&st.text, "sysctl_sched_wakeup_granularity =") * 1e6;
+        let latency_max = num(&st.text, "get_latency_max() =") * 1e6;
+        let mut gran = (gran_sysctl * 1024.0 / w as f64).floor();
+        if clamp {
+            gran = gran.min(latency_max);
+        }
+        // The card's figures are rounded to the ns (latency_max to the µs): leave out the rare
+        // wakeup whose vdiff is within that of the granularity.
+        if (vdiff - gran).abs() > 1000.0 {
+            decided += 1;
+            assert_eq!(ex.answer.value == "yes", vdiff > gran, "seed {seed}: card {} / answer {}", st.text, ex.answer.explanation);
+        }
+        let named = format!("the wakeup clamp (latency_max_clamp_wakeup) is {}", if clamp { "on" } else { "off" });
+        assert!(ex.answer.explanation.contains(&named), "seed {seed}: {}", ex.answer.explanation);
+    }
+    assert!(decided >= 30, "most wakeups are decided by more than rounding: {decided}");
+}

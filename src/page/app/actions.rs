@@ -77,8 +77,9 @@ impl App {
         self.ask = ask.clone();
         self.request(ctx, Input::Insight(ask));
         if !self.playing {
-            let g = self.goal.map_or(view, |g| g.max(view));
-            self.goal = Some(g);
+            // A seek still on its way (a lesson step going back) is where the user asked to be:
+            // the replay must end there, not where the view was before it.
+            self.goal = Some(self.goal.unwrap_or(view));
         }
     }
 

@@ -665,7 +665,7 @@ impl App {
                 self.request(ctx, Input::Seek { to_ns: to });
                 self.teach_loaded(ctx);
             }
-            out @ (Output::Lesson(_) | Output::Checked(_) | Output::Tried(_) | Output::Exercise(_) | Output::Groups(_)) => self.teach_output(ctx, out),
+            out @ (Output::Lesson(_) | Output::Checked(_) | Output::Tried(_) | Output::AnswerKey(_) | Output::Exercise(_) | Output::Groups(_)) => self.teach_output(ctx, out),
             Output::Refused { message } => self.refused(ctx, message),
             Output::Progress(p) => self.take_progress(p),
             Output::Edited { text, at_ns, progress } => {

@@ -56,6 +56,12 @@ pub enum TeachMsg {
     Try(usize),
     /// Back to the scenario as it was before the last "Try it".
     Untry,
+    /// Show or hide the step's hint.
+    Hint(bool),
+    /// The last seed of the answer key (the first is the seed field's).
+    KeyTo(String),
+    /// Download the answer key of the exercise kind for seeds from..=to.
+    AnswerKey,
 }
 
 /// A "Try it" made at a step: the figures the step showed before it, and the scenario to go
@@ -99,6 +105,9 @@ pub struct Teach {
     groups_asked: f64,
     groups_view: Option<u64>,
     pub tried: Option<Tried>,
+    /// The step's hint is shown.
+    pub hint: bool,
+    pub key_to: String,
 }
 
 impl Default for Teach {
@@ -127,6 +136,8 @@ impl Default for Teach {
             groups_asked: 0.0,
             groups_view: None,
             tried: None,
+            hint: false,
+            key_to: "30".to_string(),
         }
     }
 }
@@ -191,6 +202,15 @@ impl App {
                 self.apply_link_view(ctx);
             }
             Output::Lesson(Err(e)) => self.teach.lesson_error = Some(format!("The lesson could not be prepared: {e}")),
+            Output::AnswerKey(Ok(csv)) => {
+                let name = format!("answer-key-{}-{}-{}.csv", self.teach.ex_kind, self.teach.ex_seed.trim(), self.teach.key_to.trim());
+                match crate::page::export_web::save_text(&name, "text/csv", &csv) {
+                    // The object URL must outlive the download the browser queued.
+                    Ok(url) => std::mem::forget(url),
+                    Err(e) => self.teach.ex_error = Some(format!("The download failed: {e}")),
+                }
+            }
+            Output::AnswerKey(Err(e)) => self.teach.ex_error = Some(format!("The answer key could not be made: {e}")),
             Output::Tried(Ok(text)) => {
                 self.text = Some(text.clone());
                 self.resume_ns = Some(self.progress.view_ns);
@@ -214,6 +234,9 @@ impl App {
             }
             Output::Exercise(r) => {
                 let Some((kind, seed)) = self.teach.ex_link.take() else { return };
+                // The exercise form follows the open exercise, so its answer key starts there.
+                self.teach.ex_kind = kind.clone();
+                self.teach.ex_seed = seed.to_string();
                 let label = EXERCISE_KINDS.iter().find(|k| k.0 == kind).map_or(kind.as_str(), |k| k.1);
                 match r {
                     Ok(text) => {
@@ -291,6 +314,9 @@ impl App {
     fn go_step(&mut self, ctx: &Context<Self>, i: usize) {
         let Some(l) = self.teach.lesson.clone() else { return };
         let Some(s) = l.steps.get(i) else { return };
+        if self.teach.step != i {
+            self.teach.hint = false;
+        }
         self.teach.step = i;
         let task = s.highlight.iter().find(|(k, _)| k == "task").map(|(_, n)| n.clone());
         self.selected = task.and_then(|n| self.task_index(&n));
@@ -391,6 +417,18 @@ impl App {
             },
             TeachMsg::SelectTask(name) => self.selected = self.task_index(&name),
             TeachMsg::Try(k) => self.try_it(ctx, k),
+            TeachMsg::Hint(on) => self.teach.hint = on,
+            TeachMsg::KeyTo(s) => self.teach.key_to = s,
+            TeachMsg::AnswerKey => {
+                let (from, to) = (self.teach.ex_seed.trim().parse::<u64>(), self.teach.key_to.trim().parse::<u64>());
+                match (from, to) {
+                    (Ok(from), Ok(to)) => {
+                        self.teach.ex_error = None;
+                        self.request(ctx, Input::AnswerKey { kind: self.teach.ex_kind.clone(), from, to });
+                    }
+                    _ => self.teach.ex_error = Some(format!("The seeds \"{}\" to \"{}\" are not whole numbers.", self.teach.ex_seed.trim(), self.teach.key_to.trim())),
+                }
+            }
             TeachMsg::Untry => {
                 if let Some(undo) = self.teach.tried.take().map(|t| t.undo) {
                     self.change_settings(ctx, |doc| {

@@ -89,6 +89,13 @@ impl App {
                         { for s.highlight.iter().map(|(k, v)| self.view_highlight(ctx, k, v)) }
                     </p>
                 }
+                if let Some(h) = &s.hint {
+                    if t.hint {
+                        <div id="lesson-hint" class="hint-box"><strong>{ "Hint: " }</strong>{ view_markdown(h) }</div>
+                    } else {
+                        <button id="btn-hint" class="ghost small" onclick={link.callback(|_| msg(TeachMsg::Hint(true)))}>{ "Show a hint" }</button>
+                    }
+                }
                 if let Some(ask) = &s.ask {
                     { self.view_question(ctx, ask, s) }
                 }
@@ -230,6 +237,13 @@ impl App {
                     <input id="exercise-seed" type="text" inputmode="numeric" size="8" value={t.ex_seed.clone()} oninput={on_seed} />
                     <button id="btn-exercise" onclick={link.callback(|_| msg(TeachMsg::NewExercise))}>{ "New exercise" }</button>
                     <span class="hint">{ "The same seed gives the same exercise: give each student their own." }</span>
+                </div>
+                <div class="exercise-form">
+                    <label for="exercise-key-to">{ "Answer key for seeds from the seed above to" }</label>
+                    <input id="exercise-key-to" type="text" inputmode="numeric" size="8" value={t.key_to.clone()}
+                        oninput={link.callback(|e: InputEvent| msg(TeachMsg::KeyTo(e.target_unchecked_into::<HtmlInputElement>().value())))} />
+                    <button id="btn-answer-key" title="A CSV with each student's link, question, answer and worked solution"
+                        onclick={link.callback(|_| msg(TeachMsg::AnswerKey))}>{ "Download the answer key (CSV)" }</button>
                 </div>
                 if let Some(e) = &t.ex_error {
                     <p id="exercise-error" class="error" role="alert">{ e }</p>

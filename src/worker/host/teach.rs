@@ -8,7 +8,7 @@ use fairground_sim::lesson::{self, exercise};
 use fairground_sim::scenario::{self, Highlight, QuestionKind, Validated};
 
 use super::Host;
-use crate::wire::proto::{LessonInfo, StepInfo, Verdict, EXERCISE_KINDS};
+use crate::wire::proto::{LessonInfo, StepInfo, Verdict};
 
 impl Host {
     fn validated(&self) -> Validated {
@@ -54,7 +54,7 @@ impl Host {
                 };
                 let tries = s.tries.iter().map(|t| (t.label.clone(), t.set.clone())).collect();
                 let figures = lesson::figures(&s.text, &report).unwrap_or_default();
-                StepInfo { text, at_ns: s.at_ns, highlight, ask: s.question.as_ref().map(|q| q.ask.clone()), choices, tries, figures }
+                StepInfo { text, at_ns: s.at_ns, highlight, ask: s.question.as_ref().map(|q| q.ask.clone()), choices, tries, figures, hint: s.hint.clone() }
             })
             .collect();
         Ok(Some(LessonInfo { title: l.title.clone(), steps }))
@@ -94,21 +94,19 @@ impl Host {
 
 /// Exercise `seed` of `kind` (one of `EXERCISE_KINDS`), as scenario JSON with a one-step lesson.
 pub fn exercise(kind: &str, seed: u64) -> Result<String, String> {
-    let k = match kind {
-        "cfs-pick" => exercise::Kind::CfsPick,
-        "wakeup-clamp" => exercise::Kind::WakeupClamp,
-        "eevdf-eligibility" => exercise::Kind::EevdfEligibility,
-        other => {
-            let known: Vec<&str> = EXERCISE_KINDS.iter().map(|k| k.0).collect();
-            return Err(format!("there is no exercise kind \"{other}\" (known: {})", known.join(", ")));
-        }
-    };
+    let k = exercise::Kind::from_name(kind)?;
     exercise::generate(k, seed).map(|e| e.scenario).map_err(|e| format!("exercise {seed} of {kind} could not be made: {e}"))
+}
+
+/// The answer key (CSV) of exercises `from..=to` of `kind`.
+pub fn answer_key(kind: &str, from: u64, to: u64) -> Result<String, String> {
+    exercise::answer_key(exercise::Kind::from_name(kind)?, from, to)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::proto::EXERCISE_KINDS;
     use crate::worker::host::Budget;
 
     fn shipped(stem: &str) -> String {

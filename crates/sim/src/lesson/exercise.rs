@@ -16,6 +16,48 @@ pub enum Kind {
     EevdfEligibility,
 }
 
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::CfsPick, Kind::WakeupClamp, Kind::EevdfEligibility];
+
+    /// The name links and the CLI use: `cfs-pick`, `wakeup-clamp`, `eevdf-eligibility`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::CfsPick => "cfs-pick",
+            Kind::WakeupClamp => "wakeup-clamp",
+            Kind::EevdfEligibility => "eevdf-eligibility",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Result<Kind, String> {
+        Kind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            let known: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            format!("there is no exercise kind \"{s}\" (known: {})", known.join(", "))
+        })
+    }
+}
+
+/// Most exercises one answer key holds: a class, with room to spare.
+pub const MAX_KEY_ROWS: u64 = 500;
+
+/// The teacher's answer key for exercises `from..=to` of `kind`, one student per seed, as CSV:
+/// the link each student opens, the question, the answer, when it is decided and the worked
+/// solution. The same seeds give the same key.
+pub fn answer_key(kind: Kind, from: u64, to: u64) -> Result<String, String> {
+    if from > to || to - from >= MAX_KEY_ROWS {
+        return Err(format!("an answer key covers 1 to {MAX_KEY_ROWS} seeds, from ≤ to; got {from} to {to}"));
+    }
+    let csv = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    let mut out = String::from("kind,seed,link,question,answer,decided_at_ms,solution\n");
+    for seed in from..=to {
+        let e = generate(kind, seed).map_err(|e| format!("exercise {seed}: {e}"))?;
+        let link = format!("#exercise={}&seed={seed}", kind.name());
+        let row = [kind.name().to_string(), seed.to_string(), link, e.question.clone(), e.answer.value.clone(), format!("{:.3}", e.answer.at_ns as f64 / 1e6), e.answer.explanation.clone()];
+        out += &row.iter().map(|f| csv(f)).collect::<Vec<_>>().join(",");
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 #[derive(Clone, Debug)]
 pub struct Exercise {
     pub scenario: String,
@@ -86,7 +128,7 @@ pub fn generate(kind: Kind, seed: u64) -> Result<Exercise, ScenarioError> {
         Kind::CfsPick => tasks.iter().filter_map(|t| t["name"].as_str().map(String::from)).collect(),
         _ => vec!["yes".into(), "no".into()],
     };
-    let scenario = json!({
+    let mut doc = json!({
         "format": "fairground-scenario/1",
         "name": format!("exercise {seed}"),
         "seed": seed,
@@ -94,9 +136,15 @@ pub fn generate(kind: Kind, seed: u64) -> Result<Exercise, ScenarioError> {
         "machine": { "cpus": 1, "hz": 1000 },
         "scheduler": { "policy": policy, "features": features },
         "tasks": tasks,
-        "lesson": { "steps": [ { "text": question["ask"].clone(), "at_us": at_us, "question": question.clone() } ] },
-    })
-    .to_string();
+        "lesson": { "steps": [ { "text": "Everything you need to predict the answer is below.", "at_us": at_us, "question": question.clone() } ] },
+    });
+    // The step's text is the card: the figures the answer depends on, at the moment the
+    // question is about, and the rule as a hint (the question itself is asked once, below it).
+    let v = parse_scenario(&doc.to_string())?;
+    let c = super::card::card(&v, &v.scenario.lesson.as_ref().ok_or_else(|| ScenarioError::at("lesson", "missing"))?.steps[0])?;
+    doc["lesson"]["steps"][0]["text"] = json!(c.facts.join("\n\n"));
+    doc["lesson"]["steps"][0]["hint"] = json!(c.hint);
+    let scenario = doc.to_string();
     let v = parse_scenario(&scenario)?;
     let lesson = v.scenario.lesson.as_ref().ok_or_else(|| ScenarioError::at("lesson", "missing"))?;
     let a = answer(&v, &lesson.steps[0])?.ok_or_else(|| ScenarioError::at("lesson.steps[0].question", "the run gives no answer to this question"))?;

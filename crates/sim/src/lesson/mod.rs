@@ -1,6 +1,7 @@
 //! Lessons and exercises (issue 10): the answers to a lesson's questions and the numbers in
 //! its text, both taken from the simulation, and a generator of fresh seeded exercises.
 
+pub mod card;
 pub mod exercise;
 
 use crate::engine::Sim;
@@ -53,7 +54,7 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
             found(&mut sim, &|d| d.task == t && matches!(d.why, Why::CfsWakeup { .. } | Why::EevdfWakeup { .. })).map(|d| Answer {
                 value: if d.outcome { "yes" } else { "no" }.to_string(),
                 at_ns: d.at_ns,
-                explanation: d.describe(&|x| name(&sim, x)),
+                explanation: format!("{}.{}", d.describe(&|x| name(&sim, x)), worked_wakeup(&sim, task, t, &d)),
             })
         }
         QuestionKind::Eligible { task } => {
@@ -64,7 +65,7 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
             let e = crate::eevdf::view::entity_state(&sim.fair, t);
             let value = if e.on_rq && e.eligible { "yes" } else { "no" }.to_string();
             let explanation = if e.on_rq {
-                format!("{task}: lag V − v = {:.3} ms, so it is {}eligible (eligible means lag ≥ 0)", e.lag as f64 / 1e6, if e.eligible { "" } else { "not " })
+                format!("{task}: lag V − v = {:.3} ms, so it is {}eligible (eligible means lag ≥ 0).{}", e.lag as f64 / 1e6, if e.eligible { "" } else { "not " }, worked_eligible(&sim, t))
             } else {
                 format!("{task} is not queued at this time, so it is not competing")
             };
@@ -72,6 +73,64 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
         }
     };
     Ok(out)
+}
+
+/// The wakeup check worked through with the kernel's numbers: the wakee's granularity from
+/// its weight (`wakeup_gran()`, v6.2/v12), the wakeup clamp named on or off, the comparison.
+fn worked_wakeup(sim: &Sim, task: &str, t: u32, d: &Decision) -> String {
+    let Why::CfsWakeup { vdiff, wakeup_gran, offset, gran, latency_max, verdict, via_groups, .. } = d.why else { return String::new() };
+    if via_groups {
+        return String::new();
+    }
+    let ms = |x: i64| format!("{:.3} ms", x as f64 / 1e6);
+    let w = sim.tasks.get(t as usize).map_or(0, |x| crate::weights::scale_load_down(sim.fair.ents[x.se as usize].load.weight));
+    let mut s = format!(
+        " Worked: wakeup_gran({task}) = calc_delta_fair({}, {task}) = {} × 1024 / {w} = {}",
+        ms(sim.fair.cfg.wakeup_granularity_ns as i64),
+        ms(sim.fair.cfg.wakeup_granularity_ns as i64),
+        ms(wakeup_gran)
+    );
+    if offset != 0 {
+        s += &format!(", plus the latency offset {} = {}", ms(offset), ms(wakeup_gran + offset));
+    }
+    if sim.fair.v12 {
+        s += &if sim.fair.cfg.feat.latency_max_clamp_wakeup {
+            format!("; the wakeup clamp (latency_max_clamp_wakeup) is on: gran = min(that, get_latency_max() {}) = {}", ms(latency_max), ms(gran))
+        } else {
+            format!("; the wakeup clamp (latency_max_clamp_wakeup) is off: gran = {}", ms(gran))
+        };
+    }
+    let (cmp, out) = if verdict == 1 { (">", "it preempts") } else { ("≤", "it does not preempt") };
+    s + &format!("; vdiff {} {cmp} {} → {out}.", ms(vdiff), ms(gran))
+}
+
+/// Eligibility worked through as `entity_eligible()` decides it: Σ w·(v − min_vruntime) over the
+/// queued entities (curr included) against the task's own key times Σ w, exactly.
+fn worked_eligible(sim: &Sim, t: u32) -> String {
+    let f = &sim.fair;
+    let Some(task) = sim.tasks.get(t as usize) else { return String::new() };
+    let e = &f.ents[task.se as usize];
+    let base = f.cfs_rqs[e.cfs_rq as usize].min_vruntime;
+    let key = |se: u32| f.ents[se as usize].vruntime.wrapping_sub(base) as i64 as i128;
+    let w = |se: u32| crate::weights::scale_load_down(f.ents[se as usize].load.weight) as i128;
+    let queued: Vec<&crate::engine::task::Task> = sim.tasks.iter().filter(|x| f.ents[x.se as usize].on_rq && f.ents[x.se as usize].cfs_rq == e.cfs_rq).collect();
+    if queued.iter().any(|x| f.ents[x.se as usize].depth != 0) {
+        return String::new();
+    }
+    let terms: Vec<String> = queued.iter().map(|x| format!("{} × {:.3}", w(x.se), key(x.se) as f64 / 1e3)).collect();
+    let (avg, load) = (queued.iter().map(|x| w(x.se) * key(x.se)).sum::<i128>(), queued.iter().map(|x| w(x.se)).sum::<i128>());
+    let mine = key(task.se) * load;
+    format!(
+        " Worked (keys v − min_vruntime in µs): Σ w·key = {} = {:.3}; Σ w = {load}; V − min_vruntime = {:.3} µs; {}'s key × Σ w = {:.3} × {load} = {:.3}, which is {} Σ w·key → {}.",
+        terms.join(" + "),
+        avg as f64 / 1e3,
+        avg as f64 / load.max(1) as f64 / 1e3,
+        task.name,
+        key(task.se) as f64 / 1e3,
+        mine as f64 / 1e3,
+        if mine <= avg { "≤" } else { ">" },
+        if mine <= avg { "lag ≥ 0: eligible" } else { "lag < 0: not eligible" }
+    )
 }
 
 /// Fill `{{figure TASK}}` placeholders from a report: `share` (percent), `cpu_ms`, `wakeups`,

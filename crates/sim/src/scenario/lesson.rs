@@ -40,7 +40,7 @@ pub(crate) fn parse(v: &Value, path: &str) -> R<Lesson> {
 
 fn step(v: &Value, path: &str) -> R<LessonStep> {
     let o = obj(v, path)?;
-    let (mut text, mut at_ns, mut highlight, mut question, mut tries) = (None, 0, Vec::new(), None, Vec::new());
+    let (mut text, mut at_ns, mut highlight, mut question, mut tries, mut hint) = (None, 0, Vec::new(), None, Vec::new(), None);
     for (k, x) in o {
         let kp = key(path, k);
         match k.as_str() {
@@ -59,10 +59,11 @@ fn step(v: &Value, path: &str) -> R<LessonStep> {
                 }
                 tries = a.iter().enumerate().map(|(i, t)| one_try(t, &idx(&kp, i))).collect::<R<Vec<_>>>()?;
             }
-            _ => return Err(unknown(path, k, &["text", "at_us", "highlight", "question", "try"])),
+            "hint" => hint = Some(string(x, &kp, "a Markdown string")?.to_string()),
+            _ => return Err(unknown(path, k, &["text", "at_us", "highlight", "question", "try", "hint"])),
         }
     }
-    Ok(LessonStep { text: text.ok_or_else(|| missing(path, "text"))?, at_ns, highlight, question, tries })
+    Ok(LessonStep { text: text.ok_or_else(|| missing(path, "text"))?, at_ns, highlight, question, tries, hint })
 }
 
 /// `{ "label": "Set B to nice 0", "set": [ "tasks[1].nice=0" ] }`: each entry a `path=value`

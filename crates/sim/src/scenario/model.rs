@@ -398,6 +398,8 @@ pub struct LessonStep {
     pub question: Option<Question>,
     /// "Try it" actions: changes the text asks the student to make, applied by one click.
     pub tries: Vec<TryIt>,
+    /// A hint, shown on request (Markdown).
+    pub hint: Option<String>,
 }
 
 /// A change a step asks for (the clamp off, B to nice 0), as `path=value` assignments on the

@@ -267,6 +267,9 @@ fn lesson(l: &crate::scenario::Lesson) -> Value {
                 };
                 o.insert("question".into(), v);
             }
+            if let Some(h) = &st.hint {
+                o.insert("hint".into(), json!(h));
+            }
             if !st.tries.is_empty() {
                 let t: Vec<Value> = st.tries.iter().map(|t| json!({ "label": t.label, "set": t.set })).collect();
                 o.insert("try".into(), Value::Array(t));
