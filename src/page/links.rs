@@ -54,6 +54,10 @@ pub struct LinkOptions {
     pub task: Option<String>,
     /// Open panels inside the scheduler: "log", "trees", "chart".
     pub panels: Vec<String>,
+    /// Run the A/B comparison at once, B being the scenario with this `path=value` change.
+    pub ab: Option<String>,
+    /// Show the diagnostics (make the worker crash, stop a run) in the help: for tests.
+    pub debug: bool,
 }
 
 /// The panels a link may open.
@@ -152,8 +156,13 @@ pub fn link_options(hash: &str) -> (LinkOptions, Vec<String>) {
                     }
                 }
             }
+            "ab" => match decode(v).filter(|a| a.contains('=')) {
+                Some(a) => o.ab = Some(a),
+                None => errors.push(format!("The link's \"ab={}\" is not a change (path=value, for example ab=scheduler.features.latency_max_clamp_wakeup=false).", short(v))),
+            },
+            "debug" => o.debug = v == "1",
             _ => errors.push(format!(
-                "The link's option \"{}\" is not understood (known: step=N, present=1, seed=N, t=TIME, task=NAME, panels=log,trees,chart).",
+                "The link's option \"{}\" is not understood (known: step=N, present=1, seed=N, t=TIME, task=NAME, panels=log,trees,chart, ab=PATH=VALUE).",
                 short(part)
             )),
         }

@@ -90,6 +90,21 @@ impl IndexEntry {
     }
 }
 
+/// The picker's groups, in the order shown.
+pub const GROUPS: [&str; 3] = ["Lessons", "Experiments", "The threads' tables"];
+
+/// Which of `GROUPS` a shipped scenario belongs to, by its stem: `lesson-*` are the guided
+/// lessons, `seed*` reproduce the mailing-list threads' tables, the rest are experiments.
+pub fn group_of(stem: &str) -> usize {
+    if stem.starts_with("lesson-") {
+        0
+    } else if stem.starts_with("seed") {
+        2
+    } else {
+        1
+    }
+}
+
 #[derive(serde::Deserialize)]
 struct IndexFile {
     scenarios: Vec<IndexEntry>,
@@ -206,6 +221,15 @@ pub fn entry_names(doc: &serde_json::Value, key: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn scenarios_fall_into_the_pickers_groups() {
+        use super::{group_of, GROUPS};
+        assert_eq!(GROUPS[group_of("lesson-3-eevdf-lag")], "Lessons");
+        assert_eq!(GROUPS[group_of("seed004-schbench-vs-hackbench")], "The threads' tables");
+        assert_eq!(GROUPS[group_of("clamp-lesson")], "Experiments", "a lesson only by its prefix");
+        assert_eq!(GROUPS[group_of("two-hogs")], "Experiments");
+    }
+
     #[test]
     fn entry_names_follow_the_file() {
         let doc = doc_of(&Some(r#"{ "tasks": [ { "name": "a" }, { "count": 2 } ], "cgroups": 3 }"#.into()));

@@ -56,7 +56,10 @@ impl App {
                     <h1>{ "Fairground" }</h1>
                     <p class="tagline">{ "The Linux fair scheduler (CFS, latency nice, EEVDF), simulated in your browser." }</p>
                 </div>
-                <button id="btn-help" class="ghost" title="Keyboard shortcuts (?)" onclick={link.callback(|_| Msg::Help(true))}>{ "? Shortcuts" }</button>
+                <nav class="top-links">
+                    <a id="link-start" href="#" title="Lessons, a first experiment, and every scenario">{ "Start here" }</a>
+                    <button id="btn-help" class="ghost" title="Keyboard shortcuts (?)" onclick={link.callback(|_| Msg::Help(true))}>{ "? Shortcuts" }</button>
+                </nav>
             </header>
             <main>
                 <section class="controls">
@@ -65,8 +68,12 @@ impl App {
                         if o.stem.as_deref().map_or(true, |s| !in_list(s)) {
                             <option value="" disabled=true>{ "— shared or custom scenario —" }</option>
                         }
-                        { for entries.iter().map(|e| html! {
-                            <option value={e.stem.clone()}>{ e.label() }</option>
+                        { for logic::GROUPS.iter().enumerate().map(|(g, label)| html! {
+                            <optgroup label={*label}>
+                                { for entries.iter().filter(|e| logic::group_of(&e.stem) == g).map(|e| html! {
+                                    <option value={e.stem.clone()}>{ e.label() }</option>
+                                }) }
+                            </optgroup>
                         }) }
                     </select>
                     if self.loading {
@@ -113,6 +120,9 @@ impl App {
                         <span>{ n }</span>
                         <button class="ghost" onclick={link.callback(|_| Msg::Dismiss)} aria-label="Dismiss">{ "×" }</button>
                     </div>
+                }
+                if self.start {
+                    <crate::page::panels::start::StartPage entries={entries.clone()} />
                 }
                 <section id="scenario" data-stem={o.stem.clone().unwrap_or_default()}>
                     if let Some(t) = &o.title {
@@ -267,13 +277,17 @@ impl App {
                     <p class="hint">{ "Timeline: one lane per CPU, one colour per task (colour-blind-safe palette; hatched grey is idle). A darker top edge marks a pixel column where several tasks ran. What lies right of the red line was computed before you went back in time, and is faded." }</p>
                     <p>
                         <button id="btn-close-help" onclick={link.callback(|_| Msg::Help(false))}>{ "Close" }</button>
-                        { " " }
+                    </p>
+                    // Test-only controls, for links that ask for them (`&debug=1`).
+                    if self.teach.diagnostics {
+                    <p class="diagnostics">
                         <button id="btn-crash" class="ghost small" title="Testing: make the worker panic to see the recovery"
                             onclick={link.callback(|_| Msg::CrashWorker)}>{ "Crash the worker (test recovery)" }</button>
                         { " " }
                         <button id="btn-test-runaway" class="ghost small" title="Testing: stop the run at 50 ms as the core stops a runaway"
                             onclick={link.callback(|_| Msg::TestRunaway)}>{ "Stop the run at 50 ms (test)" }</button>
                     </p>
+                    }
                 </div>
             </div>
         }

@@ -90,7 +90,11 @@ test('the scenario picker lists the shipped scenarios', async ({ page }) => {
   for (const must of ['two-hogs', 'nice-0-vs-5']) assert(stems.includes(must), `index.json lacks ${must}`);
   await open(page);
   const options = await page.locator('#scenario-picker option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
-  assertEqual(options, stems, 'picker options');
+  // Grouped: the lessons, then the experiments, then the threads' tables (seed*), each in the index's order.
+  const group = (stem) => (stem.startsWith('lesson-') ? 0 : stem.startsWith('seed') ? 2 : 1);
+  assertEqual(options, [0, 1, 2].flatMap((g) => stems.filter((s) => group(s) === g)), 'picker options, grouped');
+  const labels = await page.locator('#scenario-picker optgroup').evaluateAll((gs) => gs.map((g) => g.label));
+  assertEqual(labels, ['Lessons', 'Experiments', "The threads' tables"], 'the picker\'s groups');
   for (const stem of stems) {
     const r = await page.request.get(`${BASE_URL}static/scenarios/${stem}.json`, { timeout: 10_000 });
     assertEqual(r.status(), 200, `static/scenarios/${stem}.json status`);
@@ -294,3 +298,27 @@ test('a share link carries the view: a fresh browser opens at the same time, wit
   assertEqual(await figures(p2), before, 'the same figures, the edit included');
   await other.close();
 }, { timeout: 120_000 });
+
+test('a first visit shows the start page: the lessons as cards, a one-click A/B of the clamp, every scenario by group; test controls stay out of the help', async ({ page }) => {
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(BASE_URL + '#', { waitUntil: 'load' });
+  await page.waitForSelector('#start', { timeout: 60_000 });
+  const lessons = await page.locator('#start a.lesson-card').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  assertEqual(lessons.length, shipped.filter((s) => s.stem.startsWith('lesson-')).length, 'a card per lesson');
+  assert(lessons.every((h) => /^#scenario=lesson-[\w-]+&step=1$/.test(h)), `cards open step 1: ${lessons}`);
+  await page.click('#btn-help');
+  assertEqual(await page.locator('#btn-crash').count(), 0, 'no "crash the worker" for users');
+  await page.keyboard.press('Escape');
+  // The demo: clamp-lesson, B with the wakeup clamp off, run at once.
+  await page.click('#demo-clamp');
+  await page.waitForSelector('#ab-clamps', { timeout: 60_000 });
+  assertEqual(await page.locator('#start').count(), 0, 'the start page gives way to the scenario');
+  const row = await page.locator('#ab-clamps tr', { hasText: 'wakeup granularity' }).locator('td').allInnerTexts();
+  const [boundA] = row[0].split('/').map((x) => Number(x.trim()));
+  assert(boundA > 0, `A (clamp on) has wakeups the clamp bound: ${row}`);
+  assertEqual(row[1].replace(/\s/g, ''), '0/0', 'B (clamp off) has none');
+  // "Start here" brings it back.
+  await page.click('#link-start');
+  await page.waitForSelector('#start', { timeout: 30_000 });
+});

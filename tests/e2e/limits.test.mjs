@@ -138,7 +138,7 @@ test('a scenario too large for the old 4 MiB link limit opens from its link', as
 }, { timeout: 180_000 });
 
 test('a run the core stops is reported with its time and the last change before it, and the page stays usable', async ({ page }) => {
-  await openFresh(page, '#scenario=two-hogs');
+  await openFresh(page, '#scenario=two-hogs&debug=1');
   await setNice(page, 'hog/1', 1);
   await page.click('#btn-help');
   await page.click('#btn-test-runaway');
@@ -160,7 +160,7 @@ test('a run the core stops is reported with its time and the last change before 
 });
 
 test('a worker that dies twice at the same time is not restarted into it: the default scenario is shown, and the scenario is offered for download', async ({ page }) => {
-  await openFresh(page, '#scenario=nice-0-vs-5');
+  await openFresh(page, '#scenario=nice-0-vs-5&debug=1');
   await setNice(page, 'nice5', 2);
   await page.click('#btn-step-tick');
   await page.waitForFunction(() => Number(document.querySelector('#run').dataset.viewNs) > 0, null, { timeout: 30_000 });

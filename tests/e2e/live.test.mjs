@@ -177,7 +177,7 @@ test('editing a latency nice changes that task\'s numbers; the change is recorde
 }, { timeout: 180_000 });
 
 test('a panic in the worker is reported, and a new worker carries on with the scenario and edits', async ({ page }) => {
-  await fresh(page, '#scenario=latency-nice-ladder');
+  await fresh(page, '#scenario=latency-nice-ladder&debug=1');
   await page.click('#btn-step-tick');
   await waitView(page, () => document.querySelector('#run').dataset.viewNs === '4000000', 'one tick');
   await setLatencyNice(page, 'cyc-0', 7);

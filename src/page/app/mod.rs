@@ -181,6 +181,8 @@ pub struct App {
     pub(crate) store_version: u64,
     /// Where to go once loaded (a restored view), and where a seek is heading.
     resume_ns: Option<u64>,
+    /// The start page is shown (the page was opened without a fragment).
+    pub(crate) start: bool,
     pub(crate) goal: Option<u64>,
     pub(crate) playing: bool,
     last_frame: f64,
@@ -296,6 +298,7 @@ impl Component for App {
             store: StoreRef(Rc::new(RefCell::new(Store::new(0)))),
             store_version: 0,
             resume_ns: None,
+            start: false,
             goal: None,
             playing: false,
             last_frame: 0.0,
@@ -780,6 +783,9 @@ impl App {
             Some(Err(why)) => route = Route::Invalid(why),
             None => {}
         }
+        // An empty fragment is a first visit (or "Start here"): the start page shows above the
+        // default scenario until another is opened.
+        self.start = route == Route::Default;
         if route == Route::Default {
             // Make the URL say what is shown, without adding a history entry.
             if let Some(w) = web_sys::window() {

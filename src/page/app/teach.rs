@@ -108,6 +108,8 @@ pub struct Teach {
     /// The step's hint is shown.
     pub hint: bool,
     pub key_to: String,
+    /// The link asked for the diagnostics in the help (`&debug=1`).
+    pub diagnostics: bool,
 }
 
 impl Default for Teach {
@@ -138,6 +140,7 @@ impl Default for Teach {
             tried: None,
             hint: false,
             key_to: "30".to_string(),
+            diagnostics: false,
         }
     }
 }
@@ -150,7 +153,8 @@ impl App {
         if self.origin == Origin::Fragment {
             let (o, errors) = links::link_options(&current_hash());
             t.pending_step = o.step;
-            t.pending_view = (o.t.is_some() || o.task.is_some() || !o.panels.is_empty()).then(|| o.clone());
+            t.pending_view = (o.t.is_some() || o.task.is_some() || !o.panels.is_empty() || o.ab.is_some()).then(|| o.clone());
+            t.diagnostics = o.debug;
             t.link_errors = errors;
             t.step = 0;
             t.fresh = true;
@@ -269,7 +273,7 @@ impl App {
     /// the lesson step, which it overrides). A task the scenario lacks is named, not fatal.
     fn apply_link_view(&mut self, ctx: &Context<Self>) {
         let Some(o) = self.teach.pending_view.take() else { return };
-        let items: Vec<(String, String)> = o
+        let mut items: Vec<(String, String)> = o
             .panels
             .iter()
             .map(|p| match p.as_str() {
@@ -278,6 +282,9 @@ impl App {
                 _ => ("chart".to_string(), String::new()),
             })
             .collect();
+        if let Some(ab) = &o.ab {
+            items.push(("ab".to_string(), ab.clone()));
+        }
         self.stage(items, false);
         if let Some(name) = &o.task {
             match self.task_index(name) {

@@ -6,6 +6,7 @@ pub(crate) mod inside;
 pub(crate) mod lesson;
 pub(crate) mod scheduler;
 pub(crate) mod measure;
+pub(crate) mod start;
 pub(crate) mod sweep;
 pub(crate) mod tasks;
 

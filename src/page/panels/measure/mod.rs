@@ -472,6 +472,12 @@ impl Component for MeasurePanel {
         if let Some(s) = ctx.props().stage.clone() {
             if s.seq != self.staged {
                 self.staged = s.seq;
+                // A link's `ab=`: B's change filled in and run at once, in view.
+                if let Some((_, line)) = s.items.iter().find(|(k, _)| k == "ab") {
+                    self.typed = Some(line.clone());
+                    ctx.link().send_message(Msg::Compare);
+                    super::scroll_to("btn-ab-run");
+                }
                 if let Some((_, task)) = s.items.iter().find(|(k, _)| k == "histogram") {
                     self.hist_of = Some(task.clone());
                     self.scroll_hist = s.scroll;
