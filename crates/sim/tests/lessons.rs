@@ -386,3 +386,51 @@ fn a_wakeup_clamp_card_carries_the_figures_its_answer_depends_on() {
     }
     assert!(decided >= 30, "most wakeups are decided by more than rounding: {decided}");
 }
+
+/// Every question of every shipped lesson is about the state the page shows at its step: the
+/// step's instant processed. "Next" (a pick, a wakeup check) is decided after that instant,
+/// never at it (the page would already show it happened); an eligibility quotes the lag the
+/// tree shows then.
+#[test]
+fn every_shipped_answer_is_about_the_state_on_screen() {
+    let dir = format!("{}/../../static/scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut asked = 0;
+    for entry in std::fs::read_dir(&dir).expect("dir") {
+        let path = entry.expect("entry").path();
+        let v = parse_scenario(&std::fs::read_to_string(&path).expect("read")).expect("valid");
+        let Some(lesson) = v.scenario.lesson.clone() else { continue };
+        for (i, st) in lesson.steps.iter().enumerate() {
+            let Some(q) = &st.question else { continue };
+            asked += 1;
+            let a = answer(&v, st).expect("runs").unwrap_or_else(|| panic!("{} step {i}: no answer", path.display()));
+            match &q.kind {
+                fairground_sim::scenario::QuestionKind::Eligible { task } => {
+                    let mut s = Sim::new(&v).expect("sim");
+                    s.run_through(st.at_ns);
+                    let t = s.tasks.iter().position(|x| &x.name == task).expect("task") as u32;
+                    let e = fairground_sim::eevdf::view::entity_state(&s.fair, t);
+                    assert!(a.explanation.contains(&format!("{:.3} ms", e.lag as f64 / 1e6)), "{} step {i}: {}", path.display(), a.explanation);
+                }
+                _ => assert!(a.at_ns > st.at_ns, "{} step {i}: decided at {} ns, the step shows {} ns", path.display(), a.at_ns, st.at_ns),
+            }
+        }
+    }
+    assert!(asked >= 5, "the shipped lessons ask: {asked}");
+}
+
+/// A step placed exactly at a pick: the page shows that pick done (the instant processed), so
+/// "which task runs next" is the pick after it, not the one on screen.
+#[test]
+fn a_step_at_a_pick_asks_about_the_next_one() {
+    let plain = format!(r#"{{ {BASE} }}"#);
+    let mut s = Sim::new(&parse_scenario(&plain).expect("valid")).expect("sim");
+    s.fair.enable_log();
+    s.run();
+    let picks: Vec<u64> = s.fair.log.as_ref().expect("log").iter().filter(|d| matches!(d.why, fairground_sim::explain::Why::Pick { .. })).map(|d| d.at_ns).filter(|&t| t > 0).collect();
+    let (t0, t1) = (picks[0], *picks.iter().find(|&&t| t > picks[0]).expect("a second pick"));
+    let text = format!(r#"{{ {BASE}, "lesson": {{ "steps": [ {{ "text": "x", "at_us": {}, "question": {{ "ask": "next?", "kind": "next_task", "cpu": 0 }} }} ] }} }}"#, t0 / 1000);
+    assert_eq!(t0 % 1000, 0, "picks fall on ticks, whole µs");
+    let v = parse_scenario(&text).expect("valid");
+    let a = answer(&v, &v.scenario.lesson.as_ref().expect("lesson").steps[0]).expect("runs").expect("an answer");
+    assert_eq!(a.at_ns, t1, "the pick after the one at {t0} ns");
+}

@@ -72,7 +72,7 @@ pub fn card(v: &Validated, step: &LessonStep) -> Result<Card, ScenarioError> {
         QuestionKind::WillPreempt { task } => {
             let t = sim.tasks.iter().position(|x| &x.name == task).ok_or_else(|| ScenarioError::at("lesson.steps[0].question.task", format!("no task named {task:?}")))? as u32;
             sim.fair.enable_log();
-            sim.run_until(step.at_ns);
+            sim.run_through(step.at_ns);
             // Only what happens from the question's moment on: the next wakeup, not a past one.
             if let Some(l) = sim.fair.log.as_mut() {
                 l.clear();

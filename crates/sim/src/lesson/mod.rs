@@ -25,7 +25,9 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
     let Some(q) = &step.question else { return Ok(None) };
     let mut sim = Sim::new(v)?;
     sim.fair.enable_log();
-    sim.run_until(step.at_ns);
+    // Every question is about the state the page shows at the step's time: after that
+    // instant's events. "Next" is what comes after it; an eligibility is read in it.
+    sim.run_through(step.at_ns);
     let name = |s: &Sim, t: u32| s.tasks.get(t as usize).map_or_else(|| "idle".to_string(), |x| x.name.clone());
     let task_index = |s: &Sim, n: &str| s.tasks.iter().position(|t| t.name == n).map(|i| i as u32);
     let found = |sim: &mut Sim, pred: &dyn Fn(&Decision) -> bool| -> Option<Decision> {
@@ -59,9 +61,6 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
         }
         QuestionKind::Eligible { task } => {
             let Some(t) = task_index(&sim, task) else { return Ok(None) };
-            // "At this moment" is the state the page shows at the step's time: after that
-            // instant's events (a tick there moves the lag the tree view then shows).
-            sim.run_through(step.at_ns);
             let e = crate::eevdf::view::entity_state(&sim.fair, t);
             let value = if e.on_rq && e.eligible { "yes" } else { "no" }.to_string();
             let explanation = if e.on_rq {
