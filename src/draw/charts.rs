@@ -35,8 +35,9 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 15))
         .margin(8)
-        .x_label_area_size(62)
-        .y_label_area_size(58)
+        // Room for the rotated bucket labels and the axis title under them, clear of the bars.
+        .x_label_area_size(86)
+        .y_label_area_size(64)
         .build_cartesian_2d(0f64..n as f64, floor..y_top)
         .ok()?;
     // At most about 24 bucket labels, under whole buckets.
@@ -64,6 +65,8 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
         .y_label_formatter(&count)
         .y_labels(if log_y { ((y_top - floor) * 4.0).ceil() as usize + 1 } else { 6 })
         .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+        .x_desc("bucket (µs)")
+        .y_desc(if log_y { "samples (log scale)" } else { "samples" })
         .draw()
         .ok()?;
     let alpha = if series.len() > 1 { 0.5 } else { 0.9 };

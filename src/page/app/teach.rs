@@ -411,7 +411,11 @@ impl App {
             TeachMsg::Present(on) => set_present(&mut self.teach, on),
             TeachMsg::StepLink => self.step_link(),
             TeachMsg::Png => {
-                if let Err(e) = export_png() {
+                let title = self.info.as_ref().map_or_else(String::new, |i| {
+                    format!("{} — {}, {} CPU{} — at {}", i.name, i.policy, i.cpus, if i.cpus == 1 { "" } else { "s" }, crate::draw::format::fmt_time(self.progress.view_ns))
+                });
+                let legend: Vec<String> = self.info.as_ref().map(|i| i.tasks.iter().map(|t| t.name.clone()).collect()).unwrap_or_default();
+                if let Err(e) = export_png(&title, &legend) {
                     self.notice = Some(format!("The PNG could not be made: {e}"));
                 }
             }
@@ -581,13 +585,50 @@ fn set_present(t: &mut Teach, on: bool) {
 }
 
 /// Download the timeline canvas as it is drawn now, as a PNG.
-fn export_png() -> Result<(), String> {
+/// The timeline as drawn, for a slide: a title line above it (scenario, policy, time) and a
+/// legend of the tasks' colours below, so the picture explains itself away from the page.
+fn export_png(title: &str, legend: &[String]) -> Result<(), String> {
     let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let canvas = doc
         .get_element_by_id("timeline")
         .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
         .ok_or("there is no timeline on the page")?;
-    let url = canvas.to_data_url_with_type("image/png").map_err(|e| js_text(&e))?;
+    let (w, h) = (canvas.width(), canvas.height());
+    // Device pixels per CSS pixel, as the timeline was drawn: the text scales with it.
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    let (line, pad) = (18.0 * dpr, 8.0 * dpr);
+    // Legend entries flow left to right, as many rows as they need.
+    let entry_w = 150.0 * dpr;
+    let per_row = ((f64::from(w) - 2.0 * pad) / entry_w).floor().max(1.0) as usize;
+    let rows = legend.len().div_ceil(per_row);
+    let top = line + 2.0 * pad;
+    let out_h = f64::from(h) + top + rows as f64 * line + 2.0 * pad;
+    let out = doc.create_element("canvas").map_err(|e| js_text(&e))?.dyn_into::<web_sys::HtmlCanvasElement>().map_err(|_| "not a canvas".to_string())?;
+    out.set_width(w);
+    out.set_height(out_h.ceil() as u32);
+    let cx = out
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        .ok_or("the browser gave no 2D canvas")?;
+    cx.set_fill_style_str("#ffffff");
+    cx.fill_rect(0.0, 0.0, f64::from(w), out_h);
+    cx.set_fill_style_str("#1d232b");
+    cx.set_font(&format!("bold {}px system-ui, sans-serif", (14.0 * dpr).round()));
+    cx.set_text_baseline("middle");
+    cx.fill_text(title, pad, pad + line / 2.0).map_err(|e| js_text(&e))?;
+    cx.draw_image_with_html_canvas_element(&canvas, 0.0, top).map_err(|e| js_text(&e))?;
+    cx.set_font(&format!("{}px system-ui, sans-serif", (12.0 * dpr).round()));
+    for (k, name) in legend.iter().enumerate() {
+        let (x, y) = (pad + (k % per_row) as f64 * entry_w, f64::from(h) + top + pad + (k / per_row) as f64 * line);
+        let [r, g, b] = crate::draw::raster::task_rgb(k as u32);
+        cx.set_fill_style_str(&format!("rgb({r},{g},{b})"));
+        cx.fill_rect(x, y + line * 0.2, line * 0.6, line * 0.6);
+        cx.set_fill_style_str("#1d232b");
+        cx.fill_text(name, x + line * 0.85, y + line / 2.0).map_err(|e| js_text(&e))?;
+    }
+    let url = out.to_data_url_with_type("image/png").map_err(|e| js_text(&e))?;
     download(&url, "fairground-timeline.png")
 }
 
