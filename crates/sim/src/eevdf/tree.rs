@@ -160,7 +160,7 @@ pub fn enqueue_timeline(f: &mut Fair, rq: u32, se: u32) {
             });
         }
         Version::V618 => {
-            // 6.18.44 sets neither max_slice here (upstream's 9a8bc9bb4c3f adds it later), so
+            // 6.18.44 does not set max_slice here (upstream's 9a8bc9bb4c3f adds it later), so
             // the new leaf's stale value is what its parent sees.
             e.min_vruntime = e.vruntime;
             e.min_slice = e.slice;
