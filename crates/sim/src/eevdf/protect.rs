@@ -88,7 +88,10 @@ pub fn pick_eevdf_buddy_v618(f: &Fair, rq: u32, protect: bool) -> (u32, bool) {
     if q.nr_running != 1 && f.cfg.feat.pick_buddy && next != NIL && entity_eligible(f, rq, next) {
         return (next, true);
     }
-    (pick_eevdf_v618(f, rq, protect), false)
+    let se = pick_eevdf_v618(f, rq, protect);
+    // The same fallback as `tree::pick_eevdf()`: an empty pick with entities queued would
+    // loop forever; V being a weighted mean, some entity is always eligible.
+    (if se == NIL { q.tasks_timeline.leftmost } else { se }, false)
 }
 
 /// What `check_preempt_wakeup_fair()` (v6.18.44) decided, past the early returns that precede
