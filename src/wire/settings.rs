@@ -12,7 +12,7 @@ pub const POLICY_SUMMARIES: [&str; 5] = [
     "CFS with the latency-nice patches v12: latency offsets, the latency tree and its clamps.",
     "EEVDF as first merged (6.6): eligibility by lag, virtual deadlines, run to parity.",
     "EEVDF 6.12: deadline-keyed tree, custom slices, PREEMPT_SHORT, delayed dequeue.",
-    "EEVDF 6.18: run to parity limited to the shortest queued slice, the reworked wakeup check, PICK_BUDDY, 0.70 ms slice, lazy preemption.",
+    "EEVDF 6.18 (as 6.18.44): run to parity limited to the shortest queued slice, the reworked wakeup check, PICK_BUDDY, 0.70 ms slice, lazy preemption.",
 ];
 
 /// A feature's values: a switch, or one of a few strings.

@@ -13,6 +13,18 @@
 // nearest-rank percentiles in ns. A bursty task burns RUN_US of CPU time, then sleeps
 // SLEEP_US from the end of the burst (to an absolute time, so that its lateness is its wakeup
 // latency), and counts the times it woke on another CPU than it slept on (migrations).
+//
+// With PROBE_START_NS in the environment (a CLOCK_MONOTONIC time in ns), a task first sleeps
+// until then and runs until then + SECONDS, so that the tasks of one probe, started one after
+// another, measure the same window, as the model's do. A periodic or bursty task also prints
+// `late`, how many of its wakeups were more than LATE_NS late (they waited for a tick or for
+// another task, not only for the wakeup path).
+//
+// A burn makes no system call: it spins a count measured once at start. Reading
+// CLOCK_THREAD_CPUTIME_ID in the loop would be one, and task_sched_runtime() (core.c) calls
+// the class's update_curr() for a running task, so the kernel would notice a used-up request
+// or the end of its protection within microseconds of it, at the return from that call,
+// instead of at the next tick or wakeup: no task of the model makes such calls.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -87,11 +99,32 @@ static uint64_t rank(uint64_t *v, size_t n, double p)
 	return v[r - 1];
 }
 
+static double spins_per_ns;
+
+static void spin(uint64_t n)
+{
+	for (volatile uint64_t i = 0; i < n; i++)
+		;
+}
+
+// The spins per ns of this thread's CPU time: the fastest of a few rounds, as a round that
+// loses its cache to another task on the CPU runs slower (preemption itself costs no CPU
+// time of this thread).
+static void calibrate(void)
+{
+	const uint64_t n = 2000000;
+	for (int r = 0; r < 5; r++) {
+		uint64_t c = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		spin(n);
+		double rate = (double)n / (double)(now_ns(CLOCK_THREAD_CPUTIME_ID) - c);
+		if (rate > spins_per_ns)
+			spins_per_ns = rate;
+	}
+}
+
 static void burn(uint64_t ns)
 {
-	uint64_t c = now_ns(CLOCK_THREAD_CPUTIME_ID);
-	while (now_ns(CLOCK_THREAD_CPUTIME_ID) - c < ns)
-		;
+	spin((uint64_t)(ns * spins_per_ns));
 }
 
 static void sleep_until(uint64_t target)
@@ -101,9 +134,15 @@ static void sleep_until(uint64_t target)
 		;
 }
 
+#define LATE_NS 500000ull
+
 static void print_latencies(uint64_t *lat, size_t n, uint64_t cpu0, long migrations)
 {
+	size_t late = 0;
 	qsort(lat, n, sizeof(*lat), cmp);
+	for (size_t i = 0; i < n; i++)
+		late += lat[i] > LATE_NS;
+	printf("late %zu\n", late);
 	printf("cpu_ns %llu\n", (unsigned long long)(now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0));
 	printf("count %zu p50 %llu p90 %llu p99 %llu max %llu migrations %ld\n", n, (unsigned long long)rank(lat, n, 0.5),
 	       (unsigned long long)rank(lat, n, 0.9), (unsigned long long)rank(lat, n, 0.99),
@@ -120,7 +159,15 @@ int main(int argc, char **argv)
 	int nice = atoi(argv[4]);
 	long slice_us = atol(argv[5]);
 	setup(argv[3], nice, slice_us);
-	uint64_t start = now_ns(CLOCK_MONOTONIC), end = start + (uint64_t)(secs * 1e9);
+	if (strcmp(argv[1], "hog"))
+		calibrate();
+	const char *at = getenv("PROBE_START_NS");
+	uint64_t start = now_ns(CLOCK_MONOTONIC);
+	if (at) {
+		start = strtoull(at, NULL, 10);
+		sleep_until(start);
+	}
+	uint64_t end = start + (uint64_t)(secs * 1e9);
 	uint64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (!strcmp(argv[1], "hog")) {
 		while (now_ns(CLOCK_MONOTONIC) < end)

@@ -54,6 +54,11 @@ pub struct Entity {
     /// v6.12 augments: the smallest vruntime and slice in this entity's subtree.
     pub min_vruntime: u64,
     pub min_slice: u64,
+    /// v6.18.17 augment (6e3c0a4e1ad1): the largest slice in this entity's subtree. As in
+    /// 6.18.44, `__enqueue_entity()` does not set it, so a leaf carries whatever it had when
+    /// it was last recomputed; it starts at 0 (a kzalloc'd group entity's; a task's is copied
+    /// from its parent, which the model does not have).
+    pub max_slice: u64,
     /// Load tracking (task groups only).
     pub avg: crate::group::pelt::SchedAvg,
     /// `TASK_ON_RQ_MIGRATING`: dequeued by the load balancer to move to another CPU.
@@ -92,6 +97,7 @@ impl Entity {
             min_deadline: 0,
             min_vruntime: 0,
             min_slice: 0,
+            max_slice: 0,
             avg: crate::group::pelt::SchedAvg::default(),
             migrating: false,
             tg: NIL,

@@ -235,6 +235,193 @@ fn default_base_slice_is_0_7_ms() {
     assert_eq!(Config::new(Policy::EevdfV612, 1, 250, &Tunables::default(), &Features::default()).base_slice_ns, 750_000);
 }
 
+// ---- the stable changes after 6.18.2 that this project's host (6.18.44) has ------------------
+
+/// 6e3c0a4e1ad1 "sched/fair: Fix lag clamp" (6.18.17): `update_entity_lag()` clamps to
+/// calc_delta_fair(cfs_rq_max_slice() + TICK_NSEC), not max(2·slice, TICK_NSEC). A (3 ms) runs
+/// while B (0.1 ms custom slice) and C (10 ms) wait at v0: after 15 ms, v_A = v0 + 15 ms and
+/// V = v0 + 5 ms, so B's lag is 5 ms when it sleeps. v6.12 clamps it to max(0.2 ms, 1 ms) =
+/// 1 ms. 6.18.44 reads the longest slice as max(curr's 3 ms, the root's max_slice); B is the
+/// root and C its right child (a later deadline), and as 6.18.44's `__enqueue_entity()` does
+/// not set `max_slice` (upstream's 9a8bc9bb4c3f does), C arrived with its stale 0, so
+/// B's max_slice is max(0.1 ms, 0) and the clamp is 3 ms + 1 ms = 4 ms, not C's 10 ms + 1 ms.
+#[test]
+fn lag_clamp_is_the_longest_queued_slice_plus_a_tick() {
+    for (policy, vlag) in [(Policy::EevdfV618, 4 * MS as i64), (Policy::EevdfV612, MS as i64)] {
+        let mut f = fair(policy);
+        let a = add(&mut f, 3 * MS);
+        let b = add(&mut f, MS / 10);
+        let c = add(&mut f, 10 * MS);
+        f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
+        let v0 = f.ents[a as usize].vruntime;
+        assert_eq!(f.pick_next_task_fair(0, NIL), a);
+        f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
+        f.enqueue_task_fair(c, ENQUEUE_WAKEUP);
+        assert_eq!((f.ents[b as usize].vruntime, f.ents[c as usize].vruntime), (v0, v0), "{policy:?}");
+        if policy == Policy::EevdfV618 {
+            assert_eq!(avg::cfs_rq_max_slice(&f, 0), 3 * MS, "C's 10 ms is not seen");
+        }
+        run_for(&mut f, 15 * MS);
+        assert!(f.dequeue_task_fair(b, DEQUEUE_SLEEP), "B is eligible: no delay");
+        assert_eq!(f.ents[b as usize].vlag, vlag, "{policy:?}");
+    }
+}
+
+/// 79f3f9bedd14 "sched/eevdf: Fix min_vruntime vs avg_vruntime" (6.18.4) and b3d99f43c72b
+/// "sched/fair: Fix zero_vruntime tracking" (6.18.17): the sums' base is zero_vruntime, which
+/// `avg_vruntime()` moves to V at each placement, lag update and new request, instead of
+/// min_vruntime. A runs 2 ms from v0 beside B at v0; placing C computes V = (2 ms · 1024 +
+/// 0 · 1024) / 2048 = v0 + 1 ms, and the base moves there. v6.12's min_vruntime stays at the
+/// smallest vruntime, B's v0.
+#[test]
+fn the_sums_base_follows_v() {
+    for (policy, base) in [(Policy::EevdfV618, MS), (Policy::EevdfV612, 0)] {
+        let mut f = fair(policy);
+        let a = add(&mut f, 3 * MS);
+        let b = add(&mut f, 3 * MS);
+        let c = add(&mut f, 3 * MS);
+        f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
+        let v0 = f.ents[a as usize].vruntime;
+        assert_eq!(f.pick_next_task_fair(0, NIL), a);
+        f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
+        run_for(&mut f, 2 * MS);
+        f.enqueue_task_fair(c, ENQUEUE_WAKEUP);
+        assert_eq!(f.ents[c as usize].vruntime, v0.wrapping_add(MS), "{policy:?}");
+        assert_eq!(f.cfs_rqs[0].min_vruntime, v0.wrapping_add(base), "{policy:?}");
+        assert_eq!(avg::avg_vruntime(&f, 0), v0.wrapping_add(MS), "{policy:?}: the same V either way");
+    }
+}
+
+/// e837456fdca8 "sched/fair: Reimplement NEXT_BUDDY to align with EEVDF goals" (6.18.33): a
+/// forked task preempts only through PREEMPT_SHORT. A and B at v0; A runs 2 ms, so V = v0 + 1 ms
+/// and A is not eligible. C is forked (ENQUEUE_INITIAL: half a vslice) at V, deadline
+/// v0 + 2.5 ms, earlier than B's v0 + 3 ms: v6.12 preempts, 6.18.44 returns before the pick.
+/// With a 1 ms slice C is shorter than A and still preempts (deadline v0 + 1.5 ms).
+#[test]
+fn a_fork_preempts_only_with_a_shorter_slice() {
+    for (policy, slice, preempts) in [(Policy::EevdfV618, 3 * MS, false), (Policy::EevdfV618, MS, true), (Policy::EevdfV612, 3 * MS, true)] {
+        let mut f = fair(policy);
+        let a = add(&mut f, 3 * MS);
+        let b = add(&mut f, 3 * MS);
+        let c = add(&mut f, slice);
+        f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
+        f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
+        let v0 = f.ents[a as usize].vruntime;
+        assert_eq!(f.pick_next_task_fair(0, NIL), a);
+        run_for(&mut f, 2 * MS);
+        f.enqueue_task_fair(c, ENQUEUE_INITIAL);
+        assert_eq!(f.ents[c as usize].deadline, v0.wrapping_add(MS + slice / 2), "{policy:?}");
+        f.check_preempt_wakeup(0, a, c, ReschedCause::Fork(c));
+        assert_eq!(f.need_resched(0), preempts, "{policy:?} slice {slice}");
+    }
+}
+
+/// "sched/fair: Fix wakeup_preempt_fair() vs delayed dequeue" (6.18.33): the wakeup's pick is
+/// `pick_next_entity()`, which completes the dequeue of a delayed entity it reaches and picks
+/// again. X runs 1 ms from v0 beside A (V = v0 + 0.5 ms) and sleeps ineligible: delayed. A
+/// runs 2 ms: V = (v0 + 1 ms + v0 + 2 ms) / 2 = v0 + 1.5 ms, so X is eligible again, with the
+/// earliest deadline (v0 + 3 ms) and A is not. W wakes at V, deadline v0 + 4.5 ms. The pick
+/// reaches X: 6.18.44 dequeues it (DELAY_ZERO: its 0.5 ms lag is dropped), picks again and
+/// finds W, which preempts; v6.12 (and 6.18.2) stop at X and W waits.
+#[test]
+fn a_wakeup_pick_that_reaches_a_delayed_entity_dequeues_it_and_picks_again() {
+    for (policy, preempts) in [(Policy::EevdfV618, true), (Policy::EevdfV612, false)] {
+        let mut f = fair(policy);
+        let x = add(&mut f, 3 * MS);
+        let a = add(&mut f, 3 * MS);
+        let w = add(&mut f, 3 * MS);
+        f.enqueue_task_fair(x, ENQUEUE_WAKEUP);
+        f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
+        let v0 = f.ents[x as usize].vruntime;
+        assert_eq!(f.pick_next_task_fair(0, NIL), x);
+        run_for(&mut f, MS);
+        assert!(!f.dequeue_task_fair(x, DEQUEUE_SLEEP), "{policy:?}: X sleeps ineligible: delayed");
+        assert_eq!(f.pick_next_task_fair(0, x), a);
+        run_for(&mut f, 2 * MS);
+        f.enqueue_task_fair(w, ENQUEUE_WAKEUP);
+        assert_eq!(f.ents[w as usize].deadline, v0.wrapping_add(9 * MS / 2), "{policy:?}");
+        f.check_preempt_wakeup(0, a, w, ReschedCause::Wakeup(w));
+        assert_eq!(f.need_resched(0), preempts, "{policy:?}");
+        assert_eq!(f.ents[x as usize].on_rq, !preempts, "{policy:?}: X dequeued by the wakeup's pick");
+        if preempts {
+            assert_eq!(f.ents[x as usize].vlag, 0);
+        }
+    }
+}
+
+/// e837456fdca8 (6.18.33): a wakee that does not win the pick limits curr's protection to the
+/// shortest queued slice whatever its own slice (6.18.2 did it only for a shorter wakee). A
+/// (3 ms) is picked beside C (3 ms): vprot = its deadline, v0 + 3 ms. After 0.5 ms, B (1 ms)
+/// is queued without a wakeup check and D (3 ms, lag −1 ms, so not eligible) wakes: the pick
+/// is B, and A's vprot becomes min(v0 + 3 ms, v0 + 0.5 ms + 1 ms). The tick at v0 + 1.6 ms
+/// finds A unprotected and reschedules; with vprot at v0 + 3 ms it would not.
+#[test]
+fn a_wakee_that_loses_limits_curr_protection_whatever_its_slice() {
+    let mut f = fair(Policy::EevdfV618);
+    let a = add(&mut f, 3 * MS);
+    let c = add(&mut f, 3 * MS);
+    let b = add(&mut f, MS);
+    let d = add(&mut f, 3 * MS);
+    f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
+    f.enqueue_task_fair(c, ENQUEUE_WAKEUP);
+    let v0 = f.ents[a as usize].vruntime;
+    assert_eq!(f.pick_next_task_fair(0, NIL), a);
+    assert_eq!(f.ents[a as usize].vprot, v0.wrapping_add(3 * MS));
+    run_for(&mut f, MS / 2);
+    f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
+    f.ents[d as usize].vlag = -(MS as i64);
+    f.enqueue_task_fair(d, ENQUEUE_WAKEUP);
+    f.check_preempt_wakeup(0, a, d, ReschedCause::Wakeup(d));
+    assert!(!f.need_resched(0), "B, not D, is the pick");
+    assert_eq!(f.ents[a as usize].vprot, v0.wrapping_add(3 * MS / 2));
+    run_for(&mut f, 11 * MS / 10);
+    f.task_tick_fair(a);
+    assert!(f.need_resched(0));
+}
+
+/// bcd74b2ffdd0 "sched/fair: Only set slice protection at pick time" (6.18.17): making curr
+/// current again after a change of attributes (`set_next_task()`, not first) keeps its
+/// protection. A (3 ms) is picked beside B (1 ms, lag −2 ms: not eligible), so vprot =
+/// min(v0 + 3 ms, v0 + 1 ms); 0.5 ms later a put/set without a pick leaves it at v0 + 1 ms,
+/// where a pick's set (6.18.2 set it every time) gives min(v0 + 3 ms, v0 + 0.5 ms + 1 ms).
+#[test]
+fn protection_is_set_at_a_pick_only() {
+    for (first, vprot) in [(false, MS), (true, 3 * MS / 2)] {
+        let mut f = fair(Policy::EevdfV618);
+        let a = add(&mut f, 3 * MS);
+        let b = add(&mut f, MS);
+        f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
+        let v0 = f.ents[a as usize].vruntime;
+        f.ents[b as usize].vlag = -2 * MS as i64;
+        f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
+        assert_eq!(f.pick_next_task_fair(0, NIL), a);
+        assert_eq!(f.ents[a as usize].vprot, v0.wrapping_add(MS));
+        run_for(&mut f, MS / 2);
+        f.put_prev_task_fair(a);
+        f.set_next_task_fair(a, first);
+        assert_eq!(f.ents[a as usize].vprot, v0.wrapping_add(vprot), "first {first}");
+    }
+}
+
+/// ff38424030f9 "sched/eevdf: Update se->vprot in reweight_entity()" (6.18.17): curr's
+/// remaining protection is kept as a distance from its vruntime and scaled like the deadline.
+/// A (nice 0) has 0.5 ms of protection left when it goes to nice 5 (335 << 10 = 343 040):
+/// 500 000 · 1 048 576 / 343 040 = 1 528 358.2…, truncated to 1 528 358 past its new vruntime.
+#[test]
+fn reweight_keeps_curr_protection_scaled() {
+    let mut f = fair(Policy::EevdfV618);
+    let a = add(&mut f, 3 * MS);
+    let b = add(&mut f, MS);
+    f.enqueue_task_fair(a, ENQUEUE_WAKEUP);
+    f.ents[b as usize].vlag = -2 * MS as i64;
+    f.enqueue_task_fair(b, ENQUEUE_WAKEUP);
+    assert_eq!(f.pick_next_task_fair(0, NIL), a);
+    run_for(&mut f, MS / 2);
+    f.reweight_entity(0, a, LoadWeight::for_nice(5).weight);
+    let e = &f.ents[a as usize];
+    assert_eq!(e.vprot.wrapping_sub(e.vruntime), 1_528_358);
+}
+
 // ---- the preemption model ------------------------------------------------------------------
 
 fn run(text: &str) -> Report {

@@ -232,10 +232,17 @@ impl Fair {
         fire
     }
 
-    /// `set_next_entity()` (v6.2; v12 8/8: a picked entity leaves the latency tree).
+    /// `set_next_entity()` (v6.2; v12 8/8: a picked entity leaves the latency tree), as a pick
+    /// calls it.
     pub fn set_next_entity(&mut self, rq: u32, se: u32) {
+        self.set_next_entity_first(rq, se, true)
+    }
+
+    /// `set_next_entity()`; `first` is false where a change of attributes makes the task current
+    /// again (`set_next_task()`), which only eevdf-v6.18 tells apart.
+    pub fn set_next_entity_first(&mut self, rq: u32, se: u32, first: bool) {
         if self.eevdf.is_some() {
-            return crate::eevdf::entity_ops::set_next_entity(self, rq, se);
+            return crate::eevdf::entity_ops::set_next_entity(self, rq, se, first);
         }
         self.clear_buddies(rq, se);
         if self.ents[se as usize].on_rq {

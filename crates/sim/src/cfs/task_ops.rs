@@ -176,13 +176,13 @@ impl Fair {
         }
     }
 
-    /// `set_next_task_fair()` (every version): make a task current again after a change of
-    /// attributes.
-    pub fn set_next_task_fair(&mut self, se: u32) {
+    /// `set_next_task_fair()` (every version): make a task current, after a pick (`first`) or
+    /// again after a change of attributes (`set_next_task()`, not first).
+    pub fn set_next_task_fair(&mut self, se: u32, first: bool) {
         let mut s = se;
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
-            self.set_next_entity(q, s);
+            self.set_next_entity_first(q, s, first);
             s = self.ents[s as usize].parent;
         }
     }

@@ -59,7 +59,9 @@ fn sums_with_curr(f: &Fair, rq: u32) -> (i64, i64) {
 }
 
 /// `avg_vruntime()` (v6.6 = v6.12): V, rounded down (a left bias, so that an entity placed
-/// at V is eligible).
+/// at V is eligible). Under eevdf-v6.18 the kernel's call also moves `zero_vruntime` to the
+/// result (`avg_vruntime_zero()`); this one only reads, for views and decisions, and gives
+/// the same V.
 pub fn avg_vruntime(f: &Fair, rq: u32) -> u64 {
     let (mut avg, load) = sums_with_curr(f, rq);
     if load != 0 {
@@ -70,6 +72,43 @@ pub fn avg_vruntime(f: &Fair, rq: u32) -> u64 {
         avg /= load;
     }
     f.cfs_rqs[rq as usize].min_vruntime.wrapping_add(avg as u64)
+}
+
+/// `avg_vruntime()` where the kernel calls it: under eevdf-v6.18 (79f3f9bedd14 "sched/eevdf:
+/// Fix min_vruntime vs avg_vruntime", 6.18.4, with b3d99f43c72b "sched/fair: Fix
+/// zero_vruntime tracking", 6.18.17, as in 6.18.44) the sums' base v0 is `zero_vruntime`,
+/// which each call moves to V (`update_zero_vruntime()`), so the keys stay within two lag
+/// bounds of 0; the model keeps it in `CfsRq::min_vruntime`. Earlier versions only read.
+pub fn avg_vruntime_zero(f: &mut Fair, rq: u32) -> u64 {
+    if !super::is_v618(f) {
+        return avg_vruntime(f, rq);
+    }
+    let q = &f.cfs_rqs[rq as usize];
+    let curr = q.curr;
+    let curr = if curr != NIL && f.ents[curr as usize].on_rq { curr } else { NIL };
+    let mut weight = q.avg_load;
+    let mut delta: i64 = 0;
+    if weight != 0 {
+        let mut runtime = q.avg_vruntime;
+        if curr != NIL {
+            let w = self::weight(f, curr);
+            runtime = runtime.wrapping_add(entity_key(f, rq, curr).wrapping_mul(w));
+            weight += w;
+        }
+        // The sign flips the effective floor / ceiling of the division.
+        if runtime < 0 {
+            runtime -= weight - 1;
+        }
+        delta = runtime / weight;
+    } else if curr != NIL {
+        // When there is but one element, it is the average.
+        delta = entity_key(f, rq, curr);
+    }
+    // update_zero_vruntime(): v0' = v0 + d, so every key in the sum shrinks by d.
+    avg_vruntime_update(f, rq, delta);
+    let q = &mut f.cfs_rqs[rq as usize];
+    q.min_vruntime = q.min_vruntime.wrapping_add(delta as u64);
+    q.min_vruntime
 }
 
 /// `vruntime_eligible()` (v6.12; v6.6's `entity_eligible()` is the same test): lag ≥ 0, i.e.
@@ -116,19 +155,23 @@ pub fn entity_eligible(f: &Fair, rq: u32, se: u32) -> bool {
 }
 
 /// `entity_lag()` (v6.12; inline in v6.6's `update_entity_lag`): V − v clamped to
-/// ±calc_delta_fair(max(2·slice, TICK_NSEC)), so the lag limit depends on HZ.
+/// ±calc_delta_fair(max(2·slice, TICK_NSEC)), so the lag limit depends on HZ. Under
+/// eevdf-v6.18 the bound is the runqueue's longest slice plus a tick (6e3c0a4e1ad1 "sched/fair:
+/// Fix lag clamp", 6.18.17: EEVDF's steady-state bound −r_max < lag < max(r_max, q)), read
+/// from the `max_slice` augment as 6.18.44 keeps it.
 pub fn entity_lag(f: &mut Fair, avruntime: u64, se: u32) -> i64 {
     let tick = f.cfg.tick_ns;
+    let max_slice = super::is_v618(f).then(|| cfs_rq_max_slice(f, f.ents[se as usize].cfs_rq) + tick);
     let e = &mut f.ents[se as usize];
     let vlag = avruntime.wrapping_sub(e.vruntime) as i64;
-    let limit = calc_delta_fair((2 * e.slice).max(tick), &mut e.load) as i64;
+    let limit = calc_delta_fair(max_slice.unwrap_or((2 * e.slice).max(tick)), &mut e.load) as i64;
     vlag.clamp(-limit, limit)
 }
 
 /// `update_entity_lag()`.
 pub fn update_entity_lag(f: &mut Fair, rq: u32, se: u32) {
     debug_assert!(f.ents[se as usize].on_rq);
-    let v = avg_vruntime(f, rq);
+    let v = avg_vruntime_zero(f, rq);
     f.ents[se as usize].vlag = entity_lag(f, v, se);
 }
 
@@ -146,6 +189,10 @@ fn update_min_vruntime_to(f: &mut Fair, rq: u32, vruntime: u64) {
 /// `update_min_vruntime()`: v6.6 reads the leftmost entity's vruntime (the tree is keyed by
 /// vruntime); v6.12 reads the root's augmented `min_vruntime` (the tree is keyed by deadline).
 pub fn update_min_vruntime(f: &mut Fair, rq: u32) {
+    // 6.18.4 (79f3f9bedd14) removed it: zero_vruntime moves in avg_vruntime_zero() instead.
+    if super::is_v618(f) {
+        return;
+    }
     let q = &f.cfs_rqs[rq as usize];
     let se = match f.eevdf {
         Some(Version::V612 | Version::V618) => q.tasks_timeline.root,
@@ -167,6 +214,20 @@ pub fn update_min_vruntime(f: &mut Fair, rq: u32) {
     }
     // Ensure we never gain time by being placed backwards.
     update_min_vruntime_to(f, rq, vruntime);
+}
+
+/// `cfs_rq_max_slice()` (v6.18.17, 6e3c0a4e1ad1): the largest slice among curr and the root's
+/// `max_slice`, which can be stale (see `Entity::max_slice`).
+pub fn cfs_rq_max_slice(f: &Fair, rq: u32) -> u64 {
+    let q = &f.cfs_rqs[rq as usize];
+    let mut max_slice = 0;
+    if q.curr != NIL && f.ents[q.curr as usize].on_rq {
+        max_slice = f.ents[q.curr as usize].slice;
+    }
+    if q.tasks_timeline.root != NIL {
+        max_slice = max_slice.max(f.ents[q.tasks_timeline.root as usize].max_slice);
+    }
+    max_slice
 }
 
 /// `cfs_rq_min_slice()` (v6.12): the smallest slice among curr and the queued entities.

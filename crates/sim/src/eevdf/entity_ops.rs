@@ -173,8 +173,9 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
 
 /// `set_next_entity()` (v6.6 = v6.12): curr leaves the tree, and its deadline at the pick is
 /// stashed in vlag (the RUN_TO_PARITY "HACK": vlag == deadline until it gets a new slice);
-/// v6.18 sets `vprot` instead (`set_protect_slice()`).
-pub fn set_next_entity(f: &mut Fair, rq: u32, se: u32) {
+/// v6.18 sets `vprot` instead (`set_protect_slice()`), and since bcd74b2ffdd0 (6.18.17) only
+/// at a pick (`first`), so a change of attributes does not renew curr's protection.
+pub fn set_next_entity(f: &mut Fair, rq: u32, se: u32, first: bool) {
     clear_buddies(f, rq, se);
     if f.ents[se as usize].on_rq {
         dequeue_timeline(f, rq, se);
@@ -182,7 +183,9 @@ pub fn set_next_entity(f: &mut Fair, rq: u32, se: u32) {
             f.update_load_avg(rq, se, UPDATE_TG);
         }
         if super::is_v618(f) {
-            super::protect::set_protect_slice(f, rq, se);
+            if first {
+                super::protect::set_protect_slice(f, rq, se);
+            }
         } else {
             let e = &mut f.ents[se as usize];
             e.vlag = e.deadline as i64;

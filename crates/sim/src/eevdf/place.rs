@@ -1,7 +1,7 @@
 //! Placement and requests: `place_entity()`, `update_deadline()`, and `reweight_entity()`
 //! (fair.c v6.6 / v6.12).
 
-use super::avg::{self, avg_vruntime};
+use super::avg::{self, avg_vruntime, avg_vruntime_zero};
 use super::{entity_ops, tree};
 use crate::cfs::flags::ENQUEUE_INITIAL;
 use crate::cfs::Fair;
@@ -15,7 +15,7 @@ use crate::weights::{calc_delta_fair, scale_load_down};
 /// lag vl moves V by −w·vl/(W + w), the lag is inflated by (W + w)/W first, so that the lag
 /// after placement comes out as it was.
 pub fn place_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
-    let vruntime = avg_vruntime(f, rq);
+    let vruntime = avg_vruntime_zero(f, rq);
     let v612 = super::since_v612(f);
     let is_v618 = super::is_v618(f);
     let base = f.cfg.base_slice_ns;
@@ -60,8 +60,9 @@ pub fn place_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
 }
 
 /// `update_deadline()` (v6.6 reschedules itself when `nr_running > 1`; v6.12 returns whether
-/// the request is used up and lets `update_curr()` decide). Returns true when curr has used
-/// its request and got a new deadline.
+/// the request is used up and lets `update_curr()` decide; v6.18.44 also moves zero_vruntime
+/// at each new request, b3d99f43c72b). Returns true when curr has used its request and got a
+/// new deadline.
 pub fn update_deadline(f: &mut Fair, se: u32) -> bool {
     let v612 = super::since_v612(f);
     let base = f.cfg.base_slice_ns;
@@ -74,6 +75,10 @@ pub fn update_deadline(f: &mut Fair, se: u32) -> bool {
         e.slice = base;
     }
     e.deadline = e.vruntime.wrapping_add(calc_delta_fair(e.slice, &mut e.load));
+    if super::is_v618(f) {
+        let rq = f.ents[se as usize].cfs_rq;
+        avg_vruntime_zero(f, rq);
+    }
     true
 }
 

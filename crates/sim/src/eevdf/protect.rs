@@ -4,7 +4,7 @@
 //! re-placing the entity. Everything else of v6.18 that we model is v6.12's code (the
 //! places that differ test `is_v618()`).
 
-use super::avg::{cfs_rq_min_slice, entity_eligible, update_entity_lag, update_min_vruntime};
+use super::avg::{cfs_rq_min_slice, entity_eligible, update_entity_lag};
 use super::place::place_entity;
 use super::tree::{dequeue_timeline, enqueue_timeline, entity_before};
 use super::Version;
@@ -79,22 +79,69 @@ pub fn pick_eevdf_v618(f: &Fair, rq: u32, protect: bool) -> u32 {
     best
 }
 
-/// The decision part of `check_preempt_wakeup_fair()` (v6.18), after `update_curr()`:
-/// PREEMPT_SHORT is now just "the wakee asks for a shorter slice"; then the wakee wins if
-/// the pick, unprotected for such a wakee, is it (curr's protection is then cancelled);
-/// otherwise RUN_TO_PARITY limits curr's protection to the shortest slice. Returns (the
-/// pick, do_preempt_short); the caller reschedules when the pick is `pse`.
-pub fn wakeup_pick_v618(f: &mut Fair, rq: u32, se: u32, pse: u32) -> (u32, bool) {
+/// `pick_eevdf(cfs_rq, protect)` (v6.18.44): since e837456fdca8 (6.18.33) the next buddy is
+/// taken here, under PICK_BUDDY, when eligible, before curr's checks, so the wakeup check's
+/// pick sees it too. Returns the pick and whether the buddy was it.
+pub fn pick_eevdf_buddy_v618(f: &Fair, rq: u32, protect: bool) -> (u32, bool) {
+    let q = &f.cfs_rqs[rq as usize];
+    let next = q.next;
+    if q.nr_running != 1 && f.cfg.feat.pick_buddy && next != NIL && entity_eligible(f, rq, next) {
+        return (next, true);
+    }
+    let se = pick_eevdf_v618(f, rq, protect);
+    // The same fallback as `tree::pick_eevdf()`: an empty pick with entities queued would
+    // loop forever; V being a weighted mean, some entity is always eligible.
+    (if se == NIL { q.tasks_timeline.leftmost } else { se }, false)
+}
+
+/// What `check_preempt_wakeup_fair()` (v6.18.44) decided, past the early returns that precede
+/// its pick.
+pub enum WakeupAction {
+    /// No pick: a fork or a delayed wakee that is not shorter (e837456fdca8), or the sync
+    /// hint said no.
+    None,
+    /// The pick's result; `short` is PREEMPT_SHORT (the pick ignored curr's protection).
+    Picked { picked: u32, short: bool },
+}
+
+/// The decision part of `check_preempt_wakeup_fair()` (v6.18.44), after `update_curr()`:
+/// PREEMPT_SHORT is "the wakee asks for a shorter slice" and goes straight to a pick that
+/// ignores curr's protection; otherwise a fork or a delayed wakee never preempts and, under
+/// NEXT_BUDDY, the wakee becomes the buddy unless the buddy's deadline is earlier
+/// (`set_preempt_buddy()`; WF_SYNC's `preempt_sync()` is not modelled: the model's wakeups carry
+/// no sync hint). The pick is `pick_next_entity()`, which completes the dequeue of a delayed
+/// entity it reaches and picks again while entities are queued ("sched/fair: Fix
+/// wakeup_preempt_fair() vs delayed dequeue", 6.18.33). If the wakee does not win,
+/// RUN_TO_PARITY limits curr's protection to the shortest slice, whatever the slices (in
+/// 6.18.2 only for a shorter wakee). The caller reschedules when the pick is `pse` (and then
+/// cancels curr's protection for a short wakee).
+pub fn wakeup_pick_v618(f: &mut Fair, rq: u32, se: u32, pse: u32, fork: bool) -> WakeupAction {
     let short = f.cfg.feat.preempt_short && f.ents[pse as usize].slice < f.ents[se as usize].slice;
-    let picked = pick_eevdf_v618(f, rq, !short);
-    if picked == pse {
-        if short {
-            cancel_protect_slice(f, se);
+    if !short {
+        if fork || f.ents[pse as usize].sched_delayed {
+            return WakeupAction::None;
         }
-    } else if f.cfg.feat.run_to_parity && short {
+        if f.cfg.feat.next_buddy {
+            let next = f.cfs_rqs[rq as usize].next;
+            if !(next != NIL && entity_before(Version::V618, &f.ents[next as usize], &f.ents[pse as usize])) {
+                f.set_next_buddy(pse);
+            }
+        }
+    }
+    let picked = loop {
+        let (nse, _) = pick_eevdf_buddy_v618(f, rq, !short);
+        if !f.ents[nse as usize].sched_delayed {
+            break nse;
+        }
+        super::task_ops::dequeue_entities(f, nse, crate::cfs::flags::DEQUEUE_SLEEP | crate::cfs::flags::DEQUEUE_DELAYED);
+        if f.cfs_rqs[rq as usize].nr_running == 0 {
+            break NIL;
+        }
+    };
+    if picked != pse && f.cfg.feat.run_to_parity {
         update_protect_slice(f, rq, se);
     }
-    (picked, short)
+    WakeupAction::Picked { picked, short }
 }
 
 /// `reweight_entity()` (v6.18, from 6d71a9c61604 in 6.14): a queued entity is taken out with
@@ -105,10 +152,16 @@ pub fn reweight_entity_v618(f: &mut Fair, rq: u32, se: u32, weight: u64) {
     let on_rq = f.ents[se as usize].on_rq;
     let is_curr = f.cfs_rqs[rq as usize].curr == se;
     let old_weight = f.ents[se as usize].load.weight;
+    // ff38424030f9 (6.18.17): curr's protection is kept as a distance, scaled like the deadline.
+    let mut rel_vprot = None;
     if on_rq {
         // Commit outstanding execution time.
         super::entity_ops::update_curr(f, rq);
         update_entity_lag(f, rq, se);
+        if is_curr && protect_slice(f, se) {
+            let e = &f.ents[se as usize];
+            rel_vprot = Some(e.vprot.wrapping_sub(e.vruntime) as i64);
+        }
         let e = &mut f.ents[se as usize];
         e.deadline = e.deadline.wrapping_sub(e.vruntime);
         e.rel_deadline = true;
@@ -125,15 +178,19 @@ pub fn reweight_entity_v618(f: &mut Fair, rq: u32, se: u32, weight: u64) {
     if e.rel_deadline {
         e.deadline = scale(e.deadline as i64) as u64;
     }
+    let rel_vprot = rel_vprot.map(scale);
     f.reweight_avg(rq, se, weight);
     if on_rq {
         place_entity(f, rq, se, 0);
+        if let Some(vprot) = rel_vprot {
+            let e = &mut f.ents[se as usize];
+            e.vprot = e.vruntime.wrapping_add(vprot as u64);
+        }
         f.cfs_rqs[rq as usize].load.add(weight);
         if !is_curr {
             enqueue_timeline(f, rq, se);
         }
         f.cfs_rqs[rq as usize].nr_running += 1;
-        update_min_vruntime(f, rq);
     }
 }
 
@@ -144,6 +201,6 @@ pub fn propagate_min_slice(f: &mut Fair, se: u32) {
     let q = f.ents[se as usize].cfs_rq;
     if f.cfs_rqs[q as usize].curr != se && f.ents[se as usize].on_rq {
         use crate::rbtree::RbAugment;
-        super::tree::MinVruntime(&mut f.ents).augment_propagate(se, NIL);
+        super::tree::MinVruntimeMaxSlice(&mut f.ents).augment_propagate(se, NIL);
     }
 }

@@ -169,23 +169,30 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
 }
 
 /// `pick_next_entity()` (v6.6; v6.12 completes the dequeue of a delayed pick and returns NIL
-/// so that the caller picks again; v6.18 takes the next buddy under PICK_BUDDY).
+/// so that the caller picks again; v6.18.2 takes the next buddy here under PICK_BUDDY, and
+/// 6.18.33 moved that into `pick_eevdf()`, `protect::pick_eevdf_buddy_v618`).
 fn pick_next_entity(f: &mut Fair, rq: u32) -> u32 {
-    let next = f.cfs_rqs[rq as usize].next;
-    // v6.18 asks PICK_BUDDY here (NEXT_BUDDY only decides whether a wakeup sets the buddy).
-    let pick_buddy = if super::is_v618(f) { f.cfg.feat.pick_buddy } else { f.cfg.feat.next_buddy };
-    if pick_buddy && next != NIL && entity_eligible(f, rq, next) {
+    let (se, buddy) = if super::is_v618(f) {
+        super::protect::pick_eevdf_buddy_v618(f, rq, true)
+    } else {
+        let next = f.cfs_rqs[rq as usize].next;
+        if f.cfg.feat.next_buddy && next != NIL && entity_eligible(f, rq, next) {
+            (next, true)
+        } else {
+            (pick_eevdf(f, rq, NIL), false)
+        }
+    };
+    if buddy {
         // "->next will never be delayed" (v6.12.6, 493afbd187c4): 6.12.0 WARNs here and
         // returns the sleeping buddy; the fix keeps delayed entities from being buddies.
-        if f.ents[next as usize].sched_delayed {
-            f.set_fault(format!("pick_next_entity: next buddy {next} is delayed"));
+        if f.ents[se as usize].sched_delayed {
+            f.set_fault(format!("pick_next_entity: next buddy {se} is delayed"));
         }
         if f.log.is_some() {
-            super::explain::note_pick(f, rq, next, true);
+            super::explain::note_pick(f, rq, se, true);
         }
-        return next;
+        return se;
     }
-    let se = pick_eevdf(f, rq, NIL);
     if f.log.is_some() {
         super::explain::note_pick(f, rq, se, false);
     }
@@ -240,7 +247,7 @@ pub fn pick_next_task_fair(f: &mut Fair, cpu: u32, prev: u32) -> u32 {
     }
     if prev == NIL {
         // The "simple" path: nothing to put back.
-        f.set_next_task_fair(se);
+        f.set_next_task_fair(se, true);
         return se;
     }
     if se != prev {
@@ -331,8 +338,9 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
     f.ctx = cause;
     let fork = matches!(cause, ReschedCause::Fork(_));
     // v6.12.6 (493afbd187c4, "sched/fair: Fix NEXT_BUDDY"): a delayed task (reached here by
-    // prio_changed_fair()) is never made the next buddy.
-    if f.cfg.feat.next_buddy && !fork && !f.ents[p as usize].sched_delayed {
+    // prio_changed_fair()) is never made the next buddy. 6.18.33 sets it after the slice
+    // test instead (`protect::wakeup_pick_v618`).
+    if f.cfg.feat.next_buddy && !fork && !f.ents[p as usize].sched_delayed && !super::is_v618(f) {
         f.set_next_buddy(p);
     }
     if f.need_resched(cpu) {
@@ -383,9 +391,16 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
     };
     let mut short = false;
     let picked = if v618 {
-        let (picked, s) = super::protect::wakeup_pick_v618(f, q, se, pse);
-        short = s;
-        picked
+        match super::protect::wakeup_pick_v618(f, q, se, pse, fork) {
+            super::protect::WakeupAction::None => NIL,
+            super::protect::WakeupAction::Picked { picked, short: s } => {
+                short = s;
+                if picked == pse && s {
+                    super::protect::cancel_protect_slice(f, se);
+                }
+                picked
+            }
+        }
     } else {
         // The RESPECT_SLICE RFC moved this test into `pick_curr()`, which sees the wakee.
         if super::since_v612(f) && !f.cfg.feat.respect_slice && do_preempt_short(f, q, pse, se) {
@@ -417,7 +432,7 @@ pub fn check_preempt_wakeup(f: &mut Fair, cpu: u32, curr: u32, p: u32, cause: Re
             curr_eligible: entity_eligible(f, q, se),
             curr_protected: protected,
             preempt_short: short,
-            picked: f.task_of(picked),
+            picked: if picked == NIL { NIL } else { f.task_of(picked) },
             others_deadline_rel,
             tasks_compared: se == curr && pse == p,
             wakee_slice: pe.slice,

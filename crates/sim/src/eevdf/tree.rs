@@ -30,6 +30,8 @@ pub fn entity_before(ver: Version, a: &Entity, b: &Entity) -> bool {
 pub struct MinDeadline<'a>(pub &'a mut [Entity]);
 /// The arena through `run_node`, with v6.12's `min_vruntime_cb`.
 pub struct MinVruntime<'a>(pub &'a mut [Entity]);
+/// The arena through `run_node`, with v6.18.44's `min_vruntime_cb` (`max_slice` added).
+pub struct MinVruntimeMaxSlice<'a>(pub &'a mut [Entity]);
 
 macro_rules! run_node_access {
     ($t:ident) => {
@@ -47,6 +49,7 @@ macro_rules! run_node_access {
 }
 run_node_access!(MinDeadline);
 run_node_access!(MinVruntime);
+run_node_access!(MinVruntimeMaxSlice);
 
 impl RbAugment for MinDeadline<'_> {
     /// `min_deadline_update()` (v6.6).
@@ -98,6 +101,38 @@ impl RbAugment for MinVruntime<'_> {
     }
 }
 
+impl RbAugment for MinVruntimeMaxSlice<'_> {
+    /// `min_vruntime_update()` (v6.18.44: 6e3c0a4e1ad1 "sched/fair: Fix lag clamp", 6.18.17,
+    /// adds `max_slice`, and the entity is unchanged only if all three fields are).
+    #[inline]
+    fn augment_recompute(&mut self, id: u32) -> bool {
+        let e = &self.0[id as usize];
+        let (old_v, old_s, old_m) = (e.min_vruntime, e.min_slice, e.max_slice);
+        let (mut v, mut s, mut m) = (e.vruntime, e.slice, e.slice);
+        for c in [e.run_node.right, e.run_node.left] {
+            if c != NIL {
+                let r = &self.0[c as usize];
+                if gt(v, r.min_vruntime) {
+                    v = r.min_vruntime;
+                }
+                s = s.min(r.min_slice);
+                m = m.max(r.max_slice);
+            }
+        }
+        let e = &mut self.0[id as usize];
+        e.min_vruntime = v;
+        e.min_slice = s;
+        e.max_slice = m;
+        v != old_v || s != old_s || m != old_m
+    }
+    /// Still `RB_DECLARE_CALLBACKS` on `min_vruntime` alone in 6.18.44: a rotation carries
+    /// neither slice augment over (upstream's 51b0e68cfa0a, which copies all three, is later).
+    #[inline]
+    fn augment_copy(&mut self, old: u32, new: u32) {
+        self.0[new as usize].min_vruntime = self.0[old as usize].min_vruntime;
+    }
+}
+
 fn version(f: &Fair) -> Version {
     f.eevdf.unwrap_or(Version::V612)
 }
@@ -116,12 +151,22 @@ pub fn enqueue_timeline(f: &mut Fair, rq: u32, se: u32) {
                 entity_before(Version::V66, &a.0[x as usize], &a.0[y as usize])
             });
         }
-        Version::V612 | Version::V618 => {
+        Version::V612 => {
             e.min_vruntime = e.vruntime;
             e.min_slice = e.slice;
             let mut acc = MinVruntime(&mut f.ents);
             rbtree::rb_add_augmented_cached(root, se, &mut acc, |a: &MinVruntime, x, y| {
                 entity_before(Version::V612, &a.0[x as usize], &a.0[y as usize])
+            });
+        }
+        Version::V618 => {
+            // 6.18.44 does not set max_slice here (upstream's 9a8bc9bb4c3f adds it later), so
+            // the new leaf's stale value is what its parent sees.
+            e.min_vruntime = e.vruntime;
+            e.min_slice = e.slice;
+            let mut acc = MinVruntimeMaxSlice(&mut f.ents);
+            rbtree::rb_add_augmented_cached(root, se, &mut acc, |a: &MinVruntimeMaxSlice, x, y| {
+                entity_before(Version::V618, &a.0[x as usize], &a.0[y as usize])
             });
         }
     }
@@ -134,8 +179,11 @@ pub fn dequeue_timeline(f: &mut Fair, rq: u32, se: u32) {
         Version::V66 => {
             rbtree::rb_erase_augmented_cached(root, se, &mut MinDeadline(&mut f.ents));
         }
-        Version::V612 | Version::V618 => {
+        Version::V612 => {
             rbtree::rb_erase_augmented_cached(root, se, &mut MinVruntime(&mut f.ents));
+        }
+        Version::V618 => {
+            rbtree::rb_erase_augmented_cached(root, se, &mut MinVruntimeMaxSlice(&mut f.ents));
         }
     }
     avg_vruntime_sub(f, rq, se);

@@ -496,7 +496,7 @@ impl Sim {
             self.fair.enqueue_task_fair(ti, queue_flags);
         }
         if running {
-            self.fair.set_next_task_fair(ti);
+            self.fair.set_next_task_fair(ti, false);
         }
         if new_nice != old_nice {
             self.prio_changed_fair(ti, cpu, old_nice, new_nice);

@@ -62,7 +62,7 @@ impl Sim {
             self.fair.enqueue_task_fair(ti, queue_flags);
         }
         if running {
-            self.fair.set_next_task_fair(ti);
+            self.fair.set_next_task_fair(ti, false);
         }
         // A CPU whose tasks all became SCHED_IDLE (or stopped being) changes in the idle map.
         let cpu = self.tasks[ti as usize].cpu;
