@@ -18,7 +18,8 @@
 # (the lesson column, "Try it" with its before/after table and undo, hints, the answer-key
 # form) and the worker to 309 860 (exercise cards and worked solutions computed from the
 # run, the answer key, "Try it" scenarios made and checked); the start page (lesson cards,
-# the one-click A/B, the grouped picker) then took the page to 399 838.
+# the one-click A/B, the grouped picker) then took the page to 399 838, and eevdf-v6.18's
+# stable fixes up to 6.18.44 the worker to 311 620.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$REPO_ROOT"

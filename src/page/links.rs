@@ -54,6 +54,8 @@ pub struct LinkOptions {
     pub task: Option<String>,
     /// Open panels inside the scheduler: "log", "trees", "chart".
     pub panels: Vec<String>,
+    /// The timeline's window, from and to (ns): the zoom the sender had.
+    pub win: Option<(u64, u64)>,
     /// Run the A/B comparison at once, B being the scenario with this `path=value` change.
     pub ab: Option<String>,
     /// Show the diagnostics (make the worker crash, stop a run) in the help: for tests.
@@ -156,13 +158,17 @@ pub fn link_options(hash: &str) -> (LinkOptions, Vec<String>) {
                     }
                 }
             }
+            "win" => match v.split_once('-').and_then(|(a, b)| Some((parse_time(a)?, parse_time(b)?))) {
+                Some((a, b)) if a < b => o.win = Some((a, b)),
+                _ => errors.push(format!("The link's \"win={}\" is not a window of the timeline (FROM-TO, for example win=10ms-30ms).", short(v))),
+            },
             "ab" => match decode(v).filter(|a| a.contains('=')) {
                 Some(a) => o.ab = Some(a),
                 None => errors.push(format!("The link's \"ab={}\" is not a change (path=value, for example ab=scheduler.features.latency_max_clamp_wakeup=false).", short(v))),
             },
             "debug" => o.debug = v == "1",
             _ => errors.push(format!(
-                "The link's option \"{}\" is not understood (known: step=N, present=1, seed=N, t=TIME, task=NAME, panels=log,trees,chart, ab=PATH=VALUE).",
+                "The link's option \"{}\" is not understood (known: step=N, present=1, seed=N, t=TIME, task=NAME, panels=log,trees,chart, win=FROM-TO, ab=PATH=VALUE).",
                 short(part)
             )),
         }
@@ -205,6 +211,9 @@ pub fn with_options(base: &str, o: &LinkOptions) -> String {
     }
     if !o.panels.is_empty() {
         f.push_str(&format!("&panels={}", o.panels.join(",")));
+    }
+    if let Some((a, b)) = o.win {
+        f.push_str(&format!("&win={}-{}", fmt_time(a), fmt_time(b)));
     }
     f
 }
@@ -288,6 +297,19 @@ mod tests {
         assert_eq!(step_problem(3, Some(4)), None);
         assert!(step_problem(4, Some(4)).is_some_and(|m| m.contains("step 5") && m.contains("4 steps")));
         assert!(step_problem(0, None).is_some_and(|m| m.contains("no lesson")));
+    }
+
+    #[test]
+    fn the_timeline_window_travels_in_the_link() {
+        let o = LinkOptions { win: Some((10_000_000, 30_500_000)), ..Default::default() };
+        let f = with_options("scenario=two-hogs", &o);
+        assert_eq!(f, "#scenario=two-hogs&win=10ms-30500us");
+        assert_eq!(link_options(&f), (o, vec![]));
+        for bad in ["win=5ms", "win=30ms-10ms", "win=a-b"] {
+            let (o, e) = link_options(&format!("#scenario=x&{bad}"));
+            assert_eq!(o.win, None, "{bad}");
+            assert!(e.len() == 1 && e[0].contains(bad), "{bad}: {e:?}");
+        }
     }
 
     #[test]

@@ -203,7 +203,7 @@ impl App {
         let d = info.duration_ns as f64;
         let (zin, zout) = (self.zoomed(0.5), self.zoomed(2.0));
         html! {
-            <div class="zoom" role="group" aria-label="Timeline zoom">
+            <div class="zoom" role="group" aria-label="Timeline zoom" data-win={format!("{:.0}-{:.0}", self.win.0.max(0.0), (self.win.0 + self.win.1).min(d))}>
                 <span class="hint">{ "Timeline (wheel: zoom, drag: pan)" }</span>
                 <button id="btn-zoom-in" class="small" title="Zoom in (W)" onclick={link.callback(move |_| Msg::Window(zin))}>{ "+" }</button>
                 <button id="btn-zoom-out" class="small" title="Zoom out (S)" onclick={link.callback(move |_| Msg::Window(zout))}>{ "−" }</button>

@@ -283,9 +283,12 @@ test('a share link carries the view: a fresh browser opens at the same time, wit
   const task = await page.locator('#tasks-table tbody tr').nth(1).getAttribute('data-task');
   await page.locator('#tasks-table tbody tr').nth(1).locator('td').first().click();
   await page.waitForSelector('#tasks-table tr.selected');
+  // Zoomed in around the cursor: the window travels too.
+  await page.click('#btn-zoom-in');
+  const win = await page.locator('.zoom').getAttribute('data-win');
   await page.click('#btn-share');
   const link = await page.locator('#share-link').inputValue();
-  assert(/&t=123ms&task=[^&]+&panels=log$/.test(link), `the link carries the view: ${link.slice(-60)}`);
+  assert(/&t=123ms&task=[^&]+&panels=log&win=[^&]+$/.test(link), `the link carries the view: ${link.slice(-80)}`);
   const figures = async (p) => p.locator('#tasks-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.innerText));
   const before = await figures(page);
 
@@ -295,6 +298,7 @@ test('a share link carries the view: a fresh browser opens at the same time, wit
   await p2.waitForFunction(() => Number(document.querySelector('#run')?.dataset.viewNs) === 123_000_000, null, { timeout: 60_000 });
   await p2.waitForSelector('#decision-log #log-entries li', { timeout: 30_000 });
   assertEqual(await p2.locator('#tasks-table tr.selected').getAttribute('data-task'), task, 'the same task selected');
+  assertEqual(await p2.locator('.zoom').getAttribute('data-win'), win, 'the same timeline window');
   assertEqual(await figures(p2), before, 'the same figures, the edit included');
   await other.close();
 }, { timeout: 120_000 });

@@ -708,7 +708,9 @@ impl App {
         // the work of several: at least 50 ms of the worker's time.
         self.rate_acc.0 += p.work_events;
         self.rate_acc.1 += p.work_ms;
-        if self.rate_acc.1 >= 50.0 && self.rate_acc.0 > 0 {
+        // A short run (a lesson's) never does 50 ms of work: at its end, say what it did.
+        let whole_run = p.finished && self.rate.is_none() && self.rate_acc.1 > 0.0;
+        if (self.rate_acc.1 >= 50.0 || whole_run) && self.rate_acc.0 > 0 {
             self.rate = Some(self.rate_acc.0 as f64 * 1000.0 / self.rate_acc.1);
             self.rate_acc = (0, 0.0);
         }
@@ -729,7 +731,8 @@ impl App {
             let v = p.view_ns as f64;
             if v > t0 + span * 0.95 {
                 let d = self.info.as_ref().map_or(1, |i| i.duration_ns);
-                self.win = format::clamp_window(v - span * 0.5, span, d);
+                // Follow the cursor, but never past the end of the run: the last window ends there.
+                self.win = format::clamp_window((v - span * 0.5).min(d as f64 - span), span, d);
             }
         }
         if p.live.is_empty() {

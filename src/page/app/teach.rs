@@ -153,7 +153,7 @@ impl App {
         if self.origin == Origin::Fragment {
             let (o, errors) = links::link_options(&current_hash());
             t.pending_step = o.step;
-            t.pending_view = (o.t.is_some() || o.task.is_some() || !o.panels.is_empty() || o.ab.is_some()).then(|| o.clone());
+            t.pending_view = (o.t.is_some() || o.task.is_some() || !o.panels.is_empty() || o.ab.is_some() || o.win.is_some()).then(|| o.clone());
             t.diagnostics = o.debug;
             t.link_errors = errors;
             t.step = 0;
@@ -286,6 +286,10 @@ impl App {
             items.push(("ab".to_string(), ab.clone()));
         }
         self.stage(items, false);
+        if let Some((a, b)) = o.win {
+            let d = self.info.as_ref().map_or(b, |i| i.duration_ns);
+            self.win = crate::draw::format::clamp_window(a as f64, (b - a) as f64, d);
+        }
         if let Some(name) = &o.task {
             match self.task_index(name) {
                 Some(i) => self.selected = Some(i),
@@ -314,7 +318,12 @@ impl App {
             panels.push("chart".to_string());
         }
         let task = self.selected.and_then(|i| self.info.as_ref()?.tasks.get(i as usize)).map(|t| t.name.clone());
-        LinkOptions { t: (self.progress.view_ns > 0).then_some(self.progress.view_ns), task, panels, ..Default::default() }
+        // The zoom travels when it is not the whole run.
+        let d = self.info.as_ref().map_or(0, |i| i.duration_ns);
+        let (t0, span) = self.win;
+        let (a, b) = (t0.max(0.0) as u64, (t0 + span).max(0.0) as u64);
+        let win = (d > 0 && (a > 0 || b < d) && a < b).then_some((a, b.min(d.max(a + 1))));
+        LinkOptions { t: (self.progress.view_ns > 0).then_some(self.progress.view_ns), task, panels, win, ..Default::default() }
     }
 
     /// Move to lesson step `i`: the time cursor to its time, the task it names selected.
