@@ -49,6 +49,23 @@ fn fade(c: [u8; 3], k: u32) -> [u8; 3] {
     c.map(|v| (v as u32 + (255 - v as u32) * k / 256) as u8)
 }
 
+/// The stretches of a lane where one task ran alone, whole columns: (first column, width,
+/// task), appended to `out`. Where one is wide enough, the timeline writes the task's name in it.
+pub fn solo_runs(cols: &[super::lod::Col], lane: usize, out: &mut Vec<(usize, usize, usize, u32)>) {
+    let mut start = 0;
+    while start < cols.len() {
+        let c = cols[start];
+        let solo = |x: &super::lod::Col| x.task == c.task && !x.mixed && x.busy == 255;
+        if c.task == crate::wire::proto::NONE || !solo(&c) {
+            start += 1;
+            continue;
+        }
+        let len = cols[start..].iter().take_while(|x| solo(x)).count();
+        out.push((lane, start, len, c.task));
+        start += len;
+    }
+}
+
 /// Where a lane lies in the image and how to draw it.
 pub struct LaneGeom {
     pub y: usize,
@@ -107,6 +124,19 @@ pub fn draw_lane(img: &mut [u8], width: usize, x0: usize, g: &LaneGeom, cols: &[
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn solo_runs_are_whole_stretches_of_one_task() {
+        use crate::draw::lod::{Col, IDLE};
+        let a = Col { task: 1, busy: 255, mixed: false };
+        let b = Col { task: 2, busy: 255, mixed: false };
+        let part = Col { task: 1, busy: 100, mixed: false };
+        let mix = Col { task: 2, busy: 255, mixed: true };
+        let cols = [a, a, a, part, a, IDLE, b, b, mix, b];
+        let mut out = Vec::new();
+        solo_runs(&cols, 3, &mut out);
+        assert_eq!(out, vec![(3, 0, 3, 1), (3, 4, 1, 1), (3, 6, 2, 2), (3, 9, 1, 2)]);
+    }
+
     use super::*;
 
     #[test]

@@ -85,6 +85,8 @@ pub struct Timeline {
     hover: Option<Hover>,
     dirty: bool,
     cols: Vec<Col>,
+    /// (lane, first column, width, task) of the stretches wide enough to name.
+    runs: Vec<(usize, usize, usize, u32)>,
     img: Vec<u8>,
     /// Where the lanes' image is put before it is scaled onto a HiDPI canvas.
     off: Option<HtmlCanvasElement>,
@@ -213,6 +215,7 @@ impl Timeline {
         self.img.resize(pw * ph * 4, 255);
         let gap = if lane_h >= 8.0 { 2 } else if lane_h >= 5.0 { 1 } else { 0 };
         let (t0, span) = p.win;
+        self.runs.clear();
         let future_from = if (p.view_ns as f64) < t0 { 0 } else { ((p.view_ns as f64 - t0) / npp).ceil().max(0.0) as usize };
         {
             let store = p.store.0.borrow();
@@ -221,6 +224,9 @@ impl Timeline {
                 store.columns(lane, t0, npp, pw, open, &mut self.cols);
                 let g = LaneGeom { y: lane * lane_h as usize + gap, h: lane_h as usize - gap };
                 draw_lane(&mut self.img, pw, 0, &g, &self.cols, p.selected, future_from);
+                if lane_h >= 12.0 {
+                    crate::draw::raster::solo_runs(&self.cols, lane, &mut self.runs);
+                }
             }
         }
         let _ = ctx2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
@@ -237,6 +243,23 @@ impl Timeline {
                     ctx2d.set_image_smoothing_enabled(false);
                     let _ = ctx2d.draw_image_with_html_canvas_element_and_dw_and_dh(&off, GUTTER, AXIS, pw as f64, ph as f64);
                 }
+            }
+        }
+        // Task names inside the slices wide enough to hold them, white on a dark edge so they
+        // read on every colour of the palette.
+        ctx2d.set_font(if p.big { "bold 14px system-ui, sans-serif" } else { "11px system-ui, sans-serif" });
+        ctx2d.set_text_align("center");
+        ctx2d.set_text_baseline("middle");
+        ctx2d.set_line_width(3.0);
+        ctx2d.set_stroke_style_str("rgba(0,0,0,0.55)");
+        ctx2d.set_fill_style_str("#ffffff");
+        for &(lane, x, len, task) in &self.runs {
+            let Some(name) = p.info.tasks.get(task as usize).map(|t| t.name.as_str()) else { continue };
+            let fits = ctx2d.measure_text(name).map_or(false, |m| m.width() + 8.0 <= len as f64);
+            if fits {
+                let (cx, cy) = (GUTTER + x as f64 + len as f64 / 2.0, AXIS + lane_h * (lane as f64 + 0.5));
+                let _ = ctx2d.stroke_text(name, cx, cy);
+                let _ = ctx2d.fill_text(name, cx, cy);
             }
         }
         // Lane labels.
@@ -299,6 +322,7 @@ impl Component for Timeline {
             hover: None,
             dirty: true,
             cols: Vec::new(),
+            runs: Vec::new(),
             img: Vec::new(),
             off: None,
             _wheel: None,
