@@ -183,16 +183,18 @@ impl App {
                             win={self.win} on_window={self.cb.window.clone()} on_select={self.cb.select.clone()} on_pick={self.cb.pick.clone()} />
                         <crate::page::panels::inside::Inside stage={self.teach.stage.clone()} info={info.clone()} text={self.text.clone()} data={self.insight.clone()} view_ns={p.view_ns} playing={self.playing} selected={self.selected}
                             picked={self.picked} on_ask={self.cb.ask.clone()} on_seek={self.cb.seek.clone()} on_unpick={self.cb.unpick.clone()} on_select={self.cb.select.clone()} />
+                        // The rest of the run shares the column too, so the lesson stays beside
+                        // whatever a step takes the class to (a histogram far down the page).
+                        <div class="layout">
+                            <TasksTable info={info.clone()} progress={self.progress.clone()} selected={self.selected}
+                                edit_error={self.edit_error.clone()} on_select={self.cb.select.clone()} on_edit={self.cb.edit.clone()} />
+                            { self.sched_panel() }
+                        </div>
+                        { self.view_groups() }
+                        <crate::page::panels::measure::MeasurePanel text={self.text.clone()} on_seek={self.cb.seek.clone()} stage={self.teach.stage.clone()}
+                            selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
                     </div>
                 </div>
-                <div class="layout">
-                    <TasksTable info={info.clone()} progress={self.progress.clone()} selected={self.selected}
-                        edit_error={self.edit_error.clone()} on_select={self.cb.select.clone()} on_edit={self.cb.edit.clone()} />
-                    { self.sched_panel() }
-                </div>
-                { self.view_groups() }
-                <crate::page::panels::measure::MeasurePanel text={self.text.clone()} on_seek={self.cb.seek.clone()} stage={self.teach.stage.clone()}
-                    selected={self.selected.and_then(|i| info.tasks.get(i as usize)).map(|t| t.name.clone())} />
             </section>
         }
     }

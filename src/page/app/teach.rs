@@ -342,7 +342,18 @@ impl App {
         if items.is_empty() {
             self.teach.stage = None;
         }
-        self.stage(items, false);
+        // A histogram is drawn far below the timeline: a step that names one takes the class
+        // there (the lesson column stays beside it). Any other step's panels are at the top,
+        // where a projector's page goes back to.
+        let to_hist = items.iter().any(|(k, _)| k == "histogram");
+        if !to_hist && self.teach.present {
+            if let Some(w) = web_sys::window() {
+                if w.scroll_y().unwrap_or(0.0) > 0.0 {
+                    w.scroll_to_with_x_and_y(0.0, 0.0);
+                }
+            }
+        }
+        self.stage(items, to_hist);
         self.seek(ctx, s.at_ns);
     }
 

@@ -190,7 +190,7 @@ impl App {
                         <button id="btn-retry" class="ghost small" onclick={link.callback(|_| msg(TeachMsg::Retry))}>{ "answer again" }</button>
                     </div>
                 } else {
-                    <p class="hint">{ "Predict, then reveal: choose an answer; the simulation checks it." }
+                    <p class="hint"><span class="long">{ "Predict, then reveal: choose an answer; the simulation checks it." }</span>
                         if t.present { { format!(" Keys 1–{}.", s.choices.len().min(9)) } }</p>
                     <div class="choices" role="group" aria-label="Choices">
                         { for s.choices.iter().enumerate().map(|(k, c)| {
