@@ -25,6 +25,7 @@
 //! pids.
 
 use super::ftrace_line::{parse, Event, Line, Other, WakeKind};
+use super::real_run::{RealRun, Recorder};
 use crate::scenario::MAX_TASKS;
 
 /// The most CPUs a scenario's machine has (`machine.cpus` is 1 to 1024).
@@ -51,6 +52,9 @@ pub struct ImportOptions {
     pub max_steps: usize,
     /// Trace read after its first event, in ns (at most `MAX_SPAN_NS`, what a scenario lasts).
     pub max_span_ns: u64,
+    /// Measure the trace's own run too (`Imported::real`): every stint and wakeup latency is
+    /// kept, which costs memory in proportion to the trace.
+    pub real_run: bool,
 }
 
 impl Default for ImportOptions {
@@ -63,6 +67,7 @@ impl Default for ImportOptions {
             max_warnings: 50,
             max_steps: MAX_STEPS,
             max_span_ns: MAX_SPAN_NS,
+            real_run: false,
         }
     }
 }
@@ -94,6 +99,8 @@ pub struct Imported {
     pub warnings: Vec<String>,
     pub start_ns: u64,
     pub end_ns: u64,
+    /// The trace's own run, when `ImportOptions::real_run` asked for it.
+    pub real: Option<RealRun>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,6 +214,8 @@ pub(crate) struct Reader<'o> {
     last_ts: u64,
     /// Where a Fairground export says its run ended.
     pub end_mark: Option<u64>,
+    /// The trace's own run, measured as it is read (`ImportOptions::real_run`).
+    real: Option<Recorder>,
 }
 
 impl<'o> Reader<'o> {
@@ -224,6 +233,7 @@ impl<'o> Reader<'o> {
             ncpu: 0,
             last_ts: 0,
             end_mark: None,
+            real: opts.real_run.then(Recorder::default),
         }
     }
 
@@ -238,11 +248,15 @@ impl<'o> Reader<'o> {
         let (max_span, last_ts) = (self.max_span, self.last_ts);
         let warn = &mut self.warn;
         let tracks = &mut self.tracks;
+        let real = &mut self.real;
         let line = match parsed {
             Ok(l) => l,
             Err(Other::Ignorable) => return Ok(true),
             Err(Other::Lost { cpu }) => {
                 warn.push(format!("{}: events of CPU {cpu} were lost here; stints running there are closed at this point", at()));
+                if let Some(rec) = real.as_mut() {
+                    rec.lost(cpu, last_ts);
+                }
                 for tr in tracks.values_mut() {
                     if let St::Running { cpu: c, since } = tr.st {
                         if c == cpu {
@@ -288,6 +302,7 @@ impl<'o> Reader<'o> {
                 self.ncpu = self.ncpu.max(target_cpu + 1);
                 let tr = tracks.entry(pid).or_insert_with(|| Track::new(&comm, prio));
                 tr.renamed(&comm, prio);
+                let counted = tr.wakeups;
                 match (tr.st, kind) {
                     (St::Unknown, WakeKind::WakeupNew) => {
                         tr.start = Some(t);
@@ -313,8 +328,14 @@ impl<'o> Reader<'o> {
                     }
                     _ => {} // sched_wakeup after its sched_waking, or a spurious wakeup
                 }
+                if let Some(rec) = real.as_mut().filter(|_| tr.wakeups > counted) {
+                    rec.woke(pid, &tr.comm, t);
+                }
             }
             Event::Switch { prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio } => {
+                if let Some(rec) = real.as_mut() {
+                    rec.switch(cpu, t, start, (prev_pid, &prev_comm), (next_pid, &next_comm));
+                }
                 if prev_pid != 0 {
                     let tr = tracks.entry(prev_pid).or_insert_with(|| Track::new(&prev_comm, prev_prio));
                     tr.renamed(&prev_comm, prev_prio);
@@ -365,7 +386,7 @@ impl<'o> Reader<'o> {
 
     /// The scenario from what was read (`format` names the trace's kind in its description).
     pub fn finish(self, format: &str) -> Result<Imported, String> {
-        let Reader { opts, mut warn, mut cuts, cut_by_line, max_steps, max_span, tracks, t0, mut t_end, ncpu, end_mark, .. } = self;
+        let Reader { opts, mut warn, mut cuts, cut_by_line, max_steps, max_span, tracks, t0, mut t_end, ncpu, end_mark, real, .. } = self;
         let Some(t0) = t0 else {
             return Err("no sched_switch, sched_waking, sched_wakeup or sched_wakeup_new events in the trace".into());
         };
@@ -465,7 +486,9 @@ impl<'o> Reader<'o> {
             "scheduler": { "policy": opts.policy },
             "tasks": tasks.iter().map(|t| task_json(t, opts.pin_observed)).collect::<Vec<_>>(),
         });
-        Ok(Imported { scenario, tasks, warnings: warn.list, start_ns: t0, end_ns: t_end })
+        let names: Vec<(i64, String)> = tasks.iter().map(|t| (t.pid, t.name.clone())).collect();
+        let real = real.map(|rec| rec.finish(t0, t_end, ncpu.max(1), &names));
+        Ok(Imported { scenario, tasks, warnings: warn.list, start_ns: t0, end_ns: t_end, real })
     }
 }
 
