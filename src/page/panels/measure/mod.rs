@@ -13,9 +13,10 @@ use yew::prelude::*;
 mod ab_charts;
 mod ab_view;
 mod ablate;
+mod real;
 
 use crate::page::app::now_ms;
-use crate::page::export_web::{save_canvas_png, save_text, Handoff, Ping};
+use crate::page::export_web::{save_bytes, save_canvas_png, save_text, Handoff, Ping};
 use crate::page::logic::{doc_of, entry_names};
 use std::rc::Rc;
 
@@ -53,6 +54,8 @@ pub enum Msg {
     Perfetto,
     PerfettoPing,
     PerfettoPong,
+    /// Save the Perfetto trace that the UI never took.
+    PerfettoSave,
     Answer(Answered),
     /// What B changes: the kind, the target, the value; or the changes typed in.
     Kind(String),
@@ -101,6 +104,10 @@ pub struct MeasurePanel {
     staged: u32,
     scroll_hist: bool,
     perfetto: Option<Handoff>,
+    /// A Perfetto trace made for a tab that never answered: (file name, bytes), offered to save.
+    perfetto_file: Option<(String, Vec<u8>)>,
+    /// The tab gave up before the trace was made: save it when it comes.
+    perfetto_late: bool,
     _url: Option<ObjectUrl>,
     canvas: NodeRef,
     /// Re-renders the elapsed time while a request runs (a run near the browser's limits can
@@ -209,10 +216,17 @@ impl MeasurePanel {
 
     fn answered(&mut self, job: Job, answer: Answer, ms: f64) {
         match answer {
-            Answer::Exported(e) if job == Job::Perfetto => {
-                self.status = Some(format!("{}: {} computed in {:.0} ms; handing it to Perfetto…", e.file_name, size(e.body.len()), ms));
+            Answer::ExportedBytes { title, file_name, bytes } if job == Job::Perfetto => {
+                if self.perfetto_late {
+                    // Perfetto never answered: the trace is kept for its download button.
+                    self.perfetto_late = false;
+                    self.status = Some(format!("{file_name}: {} computed in {:.0} ms.", size(bytes.len()), ms));
+                    self.perfetto_file = Some((file_name, bytes));
+                    return;
+                }
+                self.status = Some(format!("{file_name}: {} computed in {:.0} ms; handing it to Perfetto…", size(bytes.len()), ms));
                 if let Some(h) = &mut self.perfetto {
-                    h.set_trace(format!("Fairground: {}", e.title), e.file_name.clone(), &e.body);
+                    h.set_trace(format!("Fairground: {title}"), file_name, bytes);
                 }
                 self.post_to_perfetto();
             }
@@ -232,7 +246,7 @@ impl MeasurePanel {
                 self.hist = Some(h);
                 self.hist_drawn = false;
             }
-            Answer::Swept(_) | Answer::Checked(_) | Answer::Ablated(_) | Answer::ClampFlips(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
+            Answer::ExportedBytes { .. } | Answer::Swept(_) | Answer::Checked(_) | Answer::Ablated(_) | Answer::ClampFlips(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
             Answer::Failed { message } => {
                 if job == Job::Perfetto {
                     self.perfetto = None;
@@ -316,6 +330,8 @@ impl Component for MeasurePanel {
             staged: 0,
             scroll_hist: false,
             perfetto: None,
+            perfetto_file: None,
+            perfetto_late: false,
             _url: None,
             canvas: NodeRef::default(),
             ticker: None,
@@ -334,7 +350,9 @@ impl Component for MeasurePanel {
                 match Handoff::open(move || ping.emit(()), move || pong.emit(())) {
                     Ok(h) => {
                         self.perfetto = Some(h);
-                        self.send(ctx, Job::Perfetto, |text| Request::Export { text, kind: ExportKind::Ftrace });
+                        self.perfetto_file = None;
+                        self.perfetto_late = false;
+                        self.send(ctx, Job::Perfetto, |text| Request::Perfetto { text });
                     }
                     Err(m) => self.error = Some(m),
                 }
@@ -345,10 +363,26 @@ impl Component for MeasurePanel {
                     Ping::Waiting => return false,
                     Ping::Closed => self.status = Some("The Perfetto tab was closed before it took the trace.".into()),
                     Ping::GaveUp => {
-                        self.error = Some("Perfetto did not answer within 60 s (offline?). Download the ftrace file instead and open it at ui.perfetto.dev.".into())
+                        self.error = Some(format!(
+                            "ui.perfetto.dev did not answer within {} s (offline?), so the trace was not handed over. Download it instead and open it at ui.perfetto.dev when you are online.",
+                            Handoff::MAX_PINGS * Handoff::PING_MS / 1000
+                        ));
+                        // Offered as a download, now if the worker made it, else when it does.
+                        match h.take_trace() {
+                            Some(t) => self.perfetto_file = Some(t),
+                            None => self.perfetto_late = self.job.is_some_and(|j| j.0 == Job::Perfetto),
+                        }
                     }
                 }
                 self.perfetto = None;
+            }
+            Msg::PerfettoSave => {
+                if let Some((name, bytes)) = &self.perfetto_file {
+                    match save_bytes(name, "application/octet-stream", bytes) {
+                        Ok(url) => self._url = Some(url),
+                        Err(m) => self.error = Some(m),
+                    }
+                }
             }
             Msg::PerfettoPong => {
                 if let Some(h) = &mut self.perfetto {
@@ -519,7 +553,10 @@ impl Component for MeasurePanel {
                     <button id="btn-export-ftrace" {disabled} onclick={link.callback(|_| Msg::Export(ExportKind::Ftrace))}
                         title="The run as Linux ftrace text (trace-cmd, KernelShark, Perfetto)">{ if running(Job::Save(ExportKind::Ftrace)) { "ftrace text…" } else { "ftrace text" } }</button>
                     <button id="btn-perfetto" {disabled} onclick={link.callback(|_| Msg::Perfetto)}
-                        title="Open ui.perfetto.dev in a new tab and hand it the ftrace text (needs the internet; the download works offline)">{ "Open in Perfetto ↗" }</button>
+                        title="Open ui.perfetto.dev in a new tab and hand it the run as a Perfetto protobuf trace, with the fair class's internals as counters and its decisions as events (needs the internet; the ftrace download works offline)">{ "Open in Perfetto ↗" }</button>
+                    if let Some((name, _)) = &self.perfetto_file {
+                        <button id="btn-perfetto-download" onclick={link.callback(|_| Msg::PerfettoSave)} title="The Perfetto protobuf trace that the tab did not take: open it at ui.perfetto.dev later">{ format!("Download {name}") }</button>
+                    }
                     if let Some((_, t0)) = self.job {
                         <span class="status">{ format!("running… {:.0} s", (now_ms() - t0) / 1000.0) }</span>
                         <button id="btn-measure-cancel" class="ghost small" onclick={link.callback(|_| Msg::Cancel)}>{ "Cancel" }</button>
@@ -531,6 +568,7 @@ impl Component for MeasurePanel {
                 if let Some(s) = &self.status {
                     <p id="measure-status" class="hint" role="status">{ s }</p>
                 }
+                <real::RealPanel text={ctx.props().text.clone()} />
                 <h4>{ "A/B comparison" }</h4>
                 <p class="hint">{ "A is the scenario as it is now; B is A with the change below. Both run with the same seed." }</p>
                 <div class="ab-choose">
