@@ -94,6 +94,14 @@ test('a Perfetto protobuf trace opens beside the model\'s replay, under the poli
   const cpu = tables.reduce((s, t) => s + t.rows.cpu_ms[0], 0);
   assert(cpu > 0 && cpu <= 100.1, `real CPU time ${cpu} ms`);
   assert(/HZ 250/.test(await page.locator('#real-assumptions').innerText()), 'the assumptions');
+  assert(/its replay under eevdf-v6\.12/.test(await page.locator('#real-result p.hint').first().innerText()), 'the import\'s policy');
+  // Another policy in the scheduler panel: the replay runs again under it, beside the same real run.
+  await page.selectOption('#policy-select', 'cfs-v6.2');
+  await page.waitForFunction(() => /its replay under cfs-v6\.2/.test(document.querySelector('#real-result p.hint')?.innerText ?? ''), null, { timeout: 60_000 });
+  const again = await realTables(page);
+  const realCpu = (ts) => ts.map((t) => [t.name, t.rows.cpu_ms[0]]).sort();
+  assertEqual(realCpu(again), realCpu(tables), 'the real side is the same trace');
+  assert(/The model: cfs-v6\.2 on 1 CPU, HZ 250 .*sched_latency/.test(await page.locator('#real-assumptions').innerText()), 'CFS\'s tunables stated');
 });
 
 test('broken binary traces are named in an error; the scenario on screen stays', async ({ page }) => {

@@ -123,11 +123,11 @@ fn assumptions(text: &str, report: &Report, real: &RealFigures) -> Vec<String> {
         (None, Some(l), Some(g)) => format!("sched_latency {}, min_granularity {}", ms(l), ms(g)),
         _ => String::new(),
     };
-    let scaled = if e.factor > 1 { format!(" (the tunables scaled ×{} for {} CPUs, as the kernel's default tunable_scaling does)", e.factor, report.cpus.len()) } else { String::new() };
+    let scaled = if e.factor > 1 { format!(" (the tunables scaled ×{} for {}, as the kernel's default tunable_scaling does)", e.factor, cpus(report.cpus.len())) } else { String::new() };
     out.push(format!(
-        "The model: {} on {} CPUs, HZ {hz} (a trace does not record the host's HZ; the import assumes 250), {slice}{scaled}. Switches and wakeups cost no time in the model unless machine.costs says so; on the real machine they do.",
+        "The model: {} on {}, HZ {hz} (a trace does not record the host's HZ; the import assumes 250), {slice}{scaled}. Switches and wakeups cost no time in the model unless machine.costs says so; on the real machine they do.",
         report.policy,
-        report.cpus.len()
+        cpus(report.cpus.len())
     ));
     let tasks = doc.get("tasks").and_then(Value::as_array).cloned().unwrap_or_default();
     let pinned = tasks.iter().filter(|t| t.get("cpus").is_some()).count();
@@ -158,6 +158,15 @@ fn assumptions(text: &str, report: &Report, real: &RealFigures) -> Vec<String> {
         out.push(format!("The import gave {n} warning{} (listed under the Open file… button).", if n == 1 { "" } else { "s" }));
     }
     out
+}
+
+/// "1 CPU", "2 CPUs".
+fn cpus(n: usize) -> String {
+    if n == 1 {
+        "1 CPU".into()
+    } else {
+        format!("{n} CPUs")
+    }
 }
 
 /// At most eight names, then how many more.

@@ -126,8 +126,8 @@ impl Component for RealPanel {
             <div id="real-vs-model" data-running={self.running.to_string()}>
                 <h4>{ "Real run beside the model" }</h4>
                 <p class="hint">{ format!(
-                    "The real run is {} ({}) as it was recorded: {} tasks on {} CPUs over {}. The model is its replay: each task's bursts and sleeps as the trace shows them, scheduled by the simulator under the scenario as it is now (change the policy or a task, and the replay runs again).",
-                    f.file, f.format, f.tasks.len(), f.cpus, crate::draw::format::fmt_time(f.span_ns)) }</p>
+                    "The real run is {} ({}) as it was recorded: {} tasks on {} CPU{} over {}. The model is its replay: each task's bursts and sleeps as the trace shows them, scheduled by the simulator under the scenario as it is now (change the policy or a task, and the replay runs again).",
+                    f.file, f.format, f.tasks.len(), f.cpus, if f.cpus == 1 { "" } else { "s" }, crate::draw::format::fmt_time(f.span_ns)) }</p>
                 if self.running {
                     <p class="status">{ "Running the model's replay…" }</p>
                 }
