@@ -54,6 +54,8 @@ struct Note {
     line: String,
     warnings: Vec<String>,
     ms: Option<(f64, f64)>,
+    /// A trace: its own run is beside the model's replay in the measure panel.
+    real: bool,
 }
 
 pub struct OpenFile {
@@ -93,7 +95,7 @@ fn imported_note(file: &str, what: &str, imp: &ImportedTrace, ms: Option<(f64, f
         1 => format!("{file} imported as {what} ({tasks}), with a warning:"),
         n => format!("{file} imported as {what} ({tasks}), with {n} warnings:"),
     };
-    Note { line, warnings: imp.warnings.clone(), ms }
+    Note { line, warnings: imp.warnings.clone(), ms, real: false }
 }
 
 impl Component for OpenFile {
@@ -197,7 +199,7 @@ impl Component for OpenFile {
                             };
                             let mut note = imported_note(&name, &what, &imported, Some(took));
                             if let Some(r) = real {
-                                note.line.push_str(" Its own run is beside the model's replay under \"Export and compare\" (Real run beside the model).");
+                                note.real = true;
                                 crate::page::real_trace::keep(hash, *r);
                             }
                             self.note = Some(note);
@@ -282,6 +284,11 @@ impl OpenFile {
                 if let Some(n) = &self.note {
                     <div id="open-note" class="hint" role="status"
                         data-import-ms={n.ms.map(|m| format!("{:.0}", m.0))} data-worker-ms={n.ms.map(|m| format!("{:.1}", m.1))}>
+                        if n.real {
+                            <span class="real-note">{ "The trace's own run is beside the model's replay, under \"Export and compare\". " }
+                                <button id="btn-open-real" class="ghost small" onclick={Callback::from(|_: MouseEvent| crate::page::panels::scroll_to("real-vs-model"))}>{ "Show it" }</button></span>
+                            <br />
+                        }
                         { &n.line }
                         if !n.warnings.is_empty() {
                             <ul class="import-warnings">{ for n.warnings.iter().map(|w| html! { <li>{ w }</li> }) }</ul>

@@ -37,6 +37,9 @@ test('a real trace.dat opens beside the model\'s replay: both timelines, both la
   await openFresh(page, '#scenario=two-hogs');
   await openTrace(page, 'host-6.18-hogs-sleeper.dat', DAT);
   assert(/imported as a trace-cmd trace\.dat/.test(await page.locator('#open-note').innerText()), 'the note names the format');
+  // The note leads to the comparison, further down the page.
+  await page.click('#btn-open-real');
+  await page.waitForFunction(() => { const r = document.querySelector('#real-vs-model').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }, null, { timeout: 10_000 });
   // The model's assumptions, stated above the comparison with the numbers the replay used.
   const said = await page.locator('#real-assumptions').innerText();
   for (const want of ['HZ 250', 'base slice', 'eevdf-v6.12 on 2 CPUs', 'Pinning:', 'migrations', 'exits', 'priority changes']) {
