@@ -1,5 +1,5 @@
 //! Fairground web app, the import worker: see `worker/import/endpoint.rs` in the library. A
-//! bundle of its own, spawned only when "Open file…" is given an rt-app file.
+//! bundle of its own, spawned only when "Open file…" is given an rt-app file or a trace.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -41,6 +41,13 @@ pub fn save_text(name: &str, mime: &str, body: &str) -> Result<ObjectUrl, String
     Ok(url)
 }
 
+/// Save `bytes` as a file (a binary trace).
+pub fn save_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<ObjectUrl, String> {
+    let url = ObjectUrl::from(Blob::new_with_options(bytes, Some(mime)));
+    save_href(&url, name)?;
+    Ok(url)
+}
+
 /// A Perfetto tab being handed a trace: pings it until it answers, then posts the trace once
 /// both the answer and the trace are there. Dropping it stops the pings and the listener.
 pub struct Handoff {
@@ -61,8 +68,9 @@ pub enum Ping {
 
 impl Handoff {
     pub const PING_MS: u32 = 250;
-    /// 60 s: the UI is a few MB to load on a slow line; beyond that it is not coming.
-    const MAX_PINGS: u32 = 240;
+    /// 15 s: the UI, a few MB, loads in seconds on a working line; offline, the tab shows an
+    /// error page that never answers, and the user is better told and offered the file.
+    pub const MAX_PINGS: u32 = 60;
 
     /// Open the Perfetto UI in a new tab (call from a click, or the pop-up blocker stops it).
     /// `on_ping` is called every PING_MS, `on_pong` when the UI answers.
@@ -70,7 +78,7 @@ impl Handoff {
         let w = web_sys::window().ok_or("no browser window")?;
         let win = match w.open_with_url_and_target(PERFETTO_ORIGIN, "_blank") {
             Ok(Some(win)) => win,
-            _ => return Err("The browser did not open the Perfetto tab (a pop-up blocker?). Download the ftrace file instead and open it at ui.perfetto.dev.".into()),
+            _ => return Err("The browser did not open the Perfetto tab (a pop-up blocker?). Download the Perfetto trace instead and open it at ui.perfetto.dev.".into()),
         };
         let timer = Interval::new(Self::PING_MS, on_ping);
         let listener = EventListener::new(&w, "message", move |e| {
@@ -102,8 +110,13 @@ impl Handoff {
         self.ready = true;
     }
 
-    pub fn set_trace(&mut self, title: String, file_name: String, body: &str) {
-        self.trace = Some((title, file_name, body.as_bytes().to_vec()));
+    pub fn set_trace(&mut self, title: String, file_name: String, bytes: Vec<u8>) {
+        self.trace = Some((title, file_name, bytes));
+    }
+
+    /// The trace, once the worker made it (to offer as a download when the UI never answers).
+    pub fn take_trace(&mut self) -> Option<(String, Vec<u8>)> {
+        self.trace.take().map(|(_, name, bytes)| (name, bytes))
     }
 
     /// Post the trace if the UI is ready and the trace is there; true once posted.

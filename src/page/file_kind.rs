@@ -8,13 +8,36 @@
 //!   workload file: rt-app keys its tasks by name, where a scenario lists them in an array.
 //!   rt-app reads its files with json-c, so comments (`/* */`, `//`), trailing commas and keys
 //!   without values are stepped over as it would.
-//! - Anything else is a trace (ftrace text).
+//! - Anything else is a trace: ftrace text, trace-cmd's binary trace.dat or a Perfetto
+//!   protobuf trace, which the import worker tells apart (`interop::import_trace_bytes`).
+//!
+//! Only JSON is read as text on the page: `reads_as_text` looks at a file's first bytes, and a
+//! trace goes to the import worker as bytes, however large, never decoded here.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
     Scenario,
     RtApp,
     Trace,
+}
+
+/// trace-cmd's `trace.dat` magic (`tracedat::MAGIC` in the core, which the page does not link).
+const TRACE_DAT_MAGIC: &[u8] = b"\x17\x08\x44tracing";
+
+/// Whether a file that starts with `head` is a scenario or an rt-app file, to be read as text
+/// (`file_kind` then tells which): UTF-8 (a character cut at the end of the head aside) whose
+/// first thing past blanks and comments is `{`. Anything else is a trace, handed over as bytes.
+pub fn reads_as_text(head: &[u8]) -> bool {
+    if head.starts_with(TRACE_DAT_MAGIC) {
+        return false;
+    }
+    if let Err(e) = std::str::from_utf8(head) {
+        if e.error_len().is_some() {
+            return false;
+        }
+    }
+    let b = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(head);
+    b.get(skip_blank(b, 0)) == Some(&b'{')
 }
 
 /// The kind of file `text` is.
@@ -136,6 +159,22 @@ mod tests {
         assert_eq!(file_kind("/* never closed {"), FileKind::Trace);
         assert_eq!(file_kind("{ \"tasks\": { \"t\" /* never closed"), FileKind::RtApp);
         assert_eq!(file_kind("{ \"str"), FileKind::Scenario);
+    }
+
+    #[test]
+    fn only_json_is_read_as_text() {
+        assert!(reads_as_text(b"\xef\xbb\xbf// a scenario\n{ \"format\": 1 }"));
+        assert!(reads_as_text(b"\n\n  {"));
+        // A head may end inside a character (here the first two bytes of "\u{e9}").
+        assert!(reads_as_text(b"{ \"name\": \"caf\xc3"));
+        assert!(!reads_as_text(b"# tracer: nop\n"));
+        assert!(!reads_as_text(b""));
+        // trace.dat, even if what follows its magic were text.
+        assert!(!reads_as_text(b"\x17\x08\x44tracing6\0{"));
+        // A Perfetto trace: field 1, then a length; starts with a newline byte, but is binary.
+        assert!(!reads_as_text(b"\x0a{\x08\xe8\x07\x92\x01"));
+        let dat = include_bytes!("../../crates/sim/tests/fixtures/tracedat/host-6.18-hogs-sleeper.dat");
+        assert!(!reads_as_text(&dat[..dat.len().min(65536)]));
     }
 
     #[test]

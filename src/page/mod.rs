@@ -19,6 +19,8 @@ mod open_file;
 #[cfg(target_arch = "wasm32")]
 mod panels;
 #[cfg(target_arch = "wasm32")]
+mod real_trace;
+#[cfg(target_arch = "wasm32")]
 mod storage;
 #[cfg(target_arch = "wasm32")]
 mod view;

@@ -46,6 +46,28 @@ pub struct AbTable {
     /// when the runs are too long to record every decision.
     #[serde(default)]
     pub why: Option<AbWhy>,
+    /// Set when A is a recorded trace's own run and B the model's replay of its tasks.
+    #[serde(default)]
+    pub real: Option<RealHeader>,
+}
+
+impl AbTable {
+    /// What the two sides are called: "A" and "B", or "real" and "model".
+    pub fn labels(&self) -> (&'static str, &'static str) {
+        if self.real.is_some() {
+            ("real", "model")
+        } else {
+            ("A", "B")
+        }
+    }
+}
+
+/// Real beside simulated: which trace A is, and what the model assumes in replaying it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct RealHeader {
+    pub file: String,
+    pub format: String,
+    pub assumptions: Vec<String>,
 }
 
 /// The decision-level diff of an A/B (`fairground_sim::measure::diverge`).

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::wire::measure::ImportedTrace;
+use crate::wire::real::RealTrace;
 
 /// What the page asks of the import worker. Every request gets exactly one answer.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -12,16 +13,19 @@ pub enum ImportInput {
     /// An rt-app workload file (json-c's JSON: comments, trailing commas, bare and repeated
     /// keys) as a scenario under `policy`, as the CLI's `import-rtapp` makes it.
     RtApp { text: String, policy: String },
-    /// A Linux ftrace text (`/sys/kernel/tracing/trace`, `trace-cmd report`) as a scenario whose
-    /// tasks replay what the trace saw them do, under `policy`, as the CLI's `import-ftrace`.
-    Trace { text: String, policy: String },
+    /// A recorded trace (ftrace text, trace-cmd's trace.dat, a Perfetto protobuf trace: told
+    /// apart by content) as a scenario whose tasks replay what the trace saw them do, under
+    /// `policy`, as the CLI's `import`; and the trace's own run, measured. `url` is an object
+    /// URL of the file the user chose: the worker fetches the bytes itself, so a trace of
+    /// 100 MB is neither read into the page nor copied through a message.
+    TraceFile { url: String, name: String, policy: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub enum ImportOutput {
     /// The scenario the file became, checked by the core, with the importer's warnings;
     /// `ms` is the worker's time on it.
-    Imported { imported: ImportedTrace, ms: f64 },
+    Imported { imported: ImportedTrace, ms: f64, real: Option<Box<RealTrace>> },
     /// The file was refused: the message names where (line and column) or which construct.
     Failed { message: String },
     /// The worker panicked (its panic hook's message); it is dropped and the next file

@@ -17,6 +17,8 @@ pub enum ExportKind {
     Ftrace,
     /// Each task's delay table as `perf sched latency --sort max` prints it (fixed-width text).
     Latency,
+    /// The run as a Perfetto protobuf trace (binary: `Request::Perfetto`, `Answer::ExportedBytes`).
+    Perfetto,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -42,11 +44,18 @@ pub enum Request {
     /// The whole run's decisions that a v12 `get_latency_max()` clamp decided (the decision
     /// log's "previous / next" and its header counts).
     ClampFlips { text: String },
+    /// Real beside simulated: the model's run of `text` (a scenario imported from a trace)
+    /// set against the trace's own run, as an A/B table whose A is the real run.
+    CompareReal { text: String, real: crate::wire::real::RealFigures },
+    /// The run as a Perfetto protobuf trace (the fair class's internals as counters).
+    Perfetto { text: String },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub enum Answer {
     Exported(Exported),
+    /// A binary file (the Perfetto protobuf trace).
+    ExportedBytes { title: String, file_name: String, bytes: Vec<u8> },
     Compared(AbTable),
     Ablated(AblationTable),
     ClampFlips(ClampFlips),

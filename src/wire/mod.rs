@@ -6,5 +6,6 @@ pub mod import;
 pub mod insight;
 pub mod measure;
 pub mod proto;
+pub mod real;
 pub mod settings;
 pub mod sweep;

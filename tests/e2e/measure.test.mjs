@@ -79,12 +79,16 @@ window.addEventListener('message', (e) => {
   if (e.data === 'PING') { e.source.postMessage('PONG', '*'); return; }
   if (e.data && e.data.perfetto) {
     const p = e.data.perfetto;
-    const text = new TextDecoder().decode(p.buffer);
+    const bytes = new Uint8Array(p.buffer);
+    // Protobuf's strings are their bytes: read as Latin-1, the names the trace holds show.
+    const text = new TextDecoder('latin1').decode(bytes);
     document.title = 'loaded';
     document.body.dataset.perfettoTitle = p.title;
     document.body.dataset.fileName = p.fileName;
-    document.body.dataset.first = text.split('\\n')[0];
-    document.body.dataset.switches = String(text.split('\\n').filter((l) => l.includes('sched_switch:')).length);
+    document.body.dataset.first = String(bytes[0]);
+    document.body.dataset.release = String(text.includes('6.12.0-fairground'));
+    document.body.dataset.end = String(text.includes('fairground: run ends'));
+    document.body.dataset.hogs = String(text.includes('hog/0') && text.includes('hog/1'));
   }
 });
 </script><body></body>`;
@@ -97,7 +101,9 @@ test('Open in Perfetto: opens ui.perfetto.dev, waits for PONG, posts the trace (
     assert(popup.url().startsWith('https://ui.perfetto.dev'), `popup at ${popup.url()}`);
     await popup.waitForFunction(() => document.title === 'loaded', null, { timeout: 30_000 });
     const got = await popup.evaluate(() => ({ ...document.body.dataset }));
-    assertEqual([got.first, got.fileName, got.switches, got.perfettoTitle], ['# tracer: nop', 'two-hogs.ftrace.txt', '25', 'Fairground: two hogs'],
+    // A Perfetto protobuf trace: packets are field 1, length-delimited (tag 0x0a), with its
+    // kernel release, both tasks' names and the run's end mark.
+    assertEqual([got.first, got.fileName, got.release, got.hogs, got.end, got.perfettoTitle], ['10', 'two-hogs.pftrace', 'true', 'true', 'true', 'Fairground: two hogs'],
       'what Perfetto was given');
     await page.waitForSelector('#measure-status:has-text("handed to the Perfetto tab")');
     await popup.close();
@@ -105,6 +111,24 @@ test('Open in Perfetto: opens ui.perfetto.dev, waits for PONG, posts the trace (
     await context.unroute('https://ui.perfetto.dev/**');
   }
 });
+
+test('Open in Perfetto, offline: a tab that never answers is given up after 15 s, and the trace is offered as a file', async ({ page, context }) => {
+  // What a browser shows offline: a page that never speaks the protocol.
+  await context.route('https://ui.perfetto.dev/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>offline</title>' }));
+  try {
+    await fresh(page, '#scenario=two-hogs');
+    const t0 = Date.now();
+    const [popup] = await Promise.all([context.waitForEvent('page', { timeout: 30_000 }), page.click('#btn-perfetto')]);
+    await page.waitForSelector('#measure-error:has-text("did not answer within 15 s")', { timeout: 40_000 });
+    const waited = (Date.now() - t0) / 1000;
+    assert(waited >= 14 && waited < 40, `gave up after ${waited} s`);
+    const dl = await download(page, '#btn-perfetto-download');
+    assertEqual([dl.name, dl.bytes[0]], ['two-hogs.pftrace', 0x0a], 'the trace offered instead');
+    await popup.close();
+  } finally {
+    await context.unroute('https://ui.perfetto.dev/**');
+  }
+}, { timeout: 90_000 });
 
 test('A/B: clamp-lesson with latency_max_clamp_wakeup off shows both percentile tables, and the table downloads as CSV', async ({ page }) => {
   await fresh(page, '#scenario=clamp-lesson');

@@ -31,7 +31,7 @@ test('open file: a broken scenario and a file that is no trace are named; the ru
   const before = await page.evaluate(() => location.hash);
   for (const [name, text, want] of [
     ['broken.json', '{ "format": "fairground-scenario/1", "name": "x", "duration_ms": -5, "tasks": [] }', /broken\.json: .*duration_ms/],
-    ['notes.txt', 'shopping list\neggs\n', /^notes\.txt is not a scenario, and not an ftrace text/],
+    ['notes.txt', 'shopping list\neggs\n', /^notes\.txt is not a scenario, and not a trace Fairground can read/],
   ]) {
     await page.setInputFiles('#open-file', file(name, text));
     await page.waitForSelector('#open-error', { timeout: 60_000 });

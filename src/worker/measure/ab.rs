@@ -51,7 +51,7 @@ fn change(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 /// One side's figures of a table: CPU time, wakeups, wakeup preemptions and completion time
 /// where the entity has them, then the latency percentiles and the maximum (in µs).
-fn figures(cpu_ns: Option<u64>, preemptions: Option<u64>, completion_ns: Option<u64>, l: &LatencyStats) -> Vec<(String, Option<f64>)> {
+pub(super) fn figures(cpu_ns: Option<u64>, preemptions: Option<u64>, completion_ns: Option<u64>, l: &LatencyStats) -> Vec<(String, Option<f64>)> {
     let mut out = Vec::with_capacity(12);
     if let Some(c) = cpu_ns {
         out.push(("cpu_ms".to_string(), Some(c as f64 / 1e6)));
@@ -69,7 +69,7 @@ fn figures(cpu_ns: Option<u64>, preemptions: Option<u64>, completion_ns: Option<
 
 /// A table from both sides' figures, matched by figure (a side that lacks the entity or a
 /// figure has None there).
-fn pair(name: String, a: Option<Vec<(String, Option<f64>)>>, b: Option<Vec<(String, Option<f64>)>>) -> AbTask {
+pub(super) fn pair(name: String, a: Option<Vec<(String, Option<f64>)>>, b: Option<Vec<(String, Option<f64>)>>) -> AbTask {
     let (a, b) = (a.unwrap_or_default(), b.unwrap_or_default());
     let mut names: Vec<&String> = a.iter().map(|x| &x.0).collect();
     names.extend(b.iter().map(|x| &x.0).filter(|f| !a.iter().any(|x| &x.0 == *f)));
@@ -119,8 +119,13 @@ pub(super) fn cgroup_figures(g: &CgroupReport) -> Vec<(String, Option<f64>)> {
 /// The table as the threads post theirs: a heading per entity, then `figure  A  B  change`
 /// in fixed columns (latencies in µs, "-" for none).
 pub fn ab_text(scenario: &str, changes: &[Assignment], tasks: &[AbTask]) -> String {
+    ab_text_with(format!("{scenario}\n  A: as is\n  B: {}\n", changes.iter().map(|a| format!("{}={}", a.path, a.value)).collect::<Vec<_>>().join(", ")), tasks)
+}
+
+/// The tables in fixed columns under `heading`.
+pub fn ab_text_with(heading: String, tasks: &[AbTask]) -> String {
     use std::fmt::Write;
-    let mut out = format!("{scenario}\n  A: as is\n  B: {}\n", changes.iter().map(|a| format!("{}={}", a.path, a.value)).collect::<Vec<_>>().join(", "));
+    let mut out = heading;
     let num = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |v| if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") });
     for t in tasks {
         let _ = write!(out, "\n{:<22}{:>12}{:>12}{:>10}\n", t.name, "A", "B", "change");
@@ -133,7 +138,7 @@ pub fn ab_text(scenario: &str, changes: &[Assignment], tasks: &[AbTask]) -> Stri
 }
 
 /// Every slice of a finished run, the stints still open at the end closed there.
-fn slices_of(sim: &Sim) -> Vec<WireSlice> {
+pub(super) fn slices_of(sim: &Sim) -> Vec<WireSlice> {
     let Some(tr) = sim.trace.as_ref() else { return Vec::new() };
     let mut out: Vec<WireSlice> = tr.slices.iter().map(crate::worker::host::wire).collect();
     for (cpu, o) in tr.open.iter().enumerate() {
@@ -213,6 +218,7 @@ pub fn compare_ab(text: &str, b: &str) -> Result<AbTable, String> {
         hists,
         traces,
         why,
+        real: None,
     })
 }
 

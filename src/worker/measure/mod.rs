@@ -19,8 +19,10 @@ use fairground_sim::scenario::{self, Limits};
 use crate::wire::measure::{log2_label, Answer, ExportKind, Exported, LogHist, Request, PERCENTILES};
 
 mod ab;
+mod real;
 mod sweep;
-pub use ab::{ab_text, compare_ab, parse_changes};
+pub use ab::{ab_text, ab_text_with, compare_ab, parse_changes};
+pub use real::{compare_real, difference};
 pub use sweep::sweep_point;
 
 pub(crate) fn pick(l: &LatencyStats) -> [Option<u64>; 7] {
@@ -36,6 +38,8 @@ pub fn answer(req: Request) -> Answer {
         Request::CheckScenario { text } => check_scenario(&text).map(Answer::Checked),
         Request::Ablate { text, b, preset, figure } => ab::ablate_ab(&text, &b, preset.as_deref(), &figure).map(Answer::Ablated),
         Request::ClampFlips { text } => ab::clamp_flips(&text).map(Answer::ClampFlips),
+        Request::CompareReal { text, real } => compare_real(&text, &real).map(Answer::Compared),
+        Request::Perfetto { text } => perfetto(&text),
         Request::SweepPoint { text, path, value, by } => {
             sweep_point(&text, &path, &value, by.as_ref().map(|(p, v)| (p.as_str(), v.as_str()))).map(Answer::Swept)
         }
@@ -81,6 +85,9 @@ fn bytes_per_event(kind: ExportKind) -> u64 {
     match kind {
         ExportKind::Ftrace => 160,
         ExportKind::Samples => 8,
+        // The protobuf holds the same events as the ftrace text and the internals besides:
+        // about twice the text (docs/exports.md).
+        ExportKind::Perfetto => 320,
         ExportKind::Report | ExportKind::Latency => 0,
     }
 }
@@ -91,9 +98,13 @@ fn check_size(text: &str, kind: ExportKind) -> Result<(), String> {
     let events = scenario::estimate(&v.scenario).events;
     let bytes = events.saturating_mul(bytes_per_event(kind));
     if bytes > MAX_EXPORT_BYTES {
-        let what = if kind == ExportKind::Ftrace { "ftrace text" } else { "samples CSV" };
+        let (what, cli) = match kind {
+            ExportKind::Ftrace => ("ftrace text", "fairground export-ftrace"),
+            ExportKind::Perfetto => ("Perfetto trace", "fairground export-perfetto"),
+            _ => ("samples CSV", "fairground samples"),
+        };
         return Err(format!(
-            "The {what} of this run would be about {} MB (estimated from its {events} scheduler events), more than the {} MB a browser tab can hand over. Shorten duration_ms, or use the CLI (fairground export-ftrace / fairground samples).",
+            "The {what} of this run would be about {} MB (estimated from its {events} scheduler events), more than the {} MB a browser tab can hand over. Shorten duration_ms, or use the CLI ({cli}).",
             bytes >> 20,
             MAX_EXPORT_BYTES >> 20
         ));
@@ -114,6 +125,7 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
             let rows = fairground_sim::measure::latency::delay_table(&sim);
             (format!("{stem}-latency.txt"), "text/plain", fairground_sim::measure::latency::delay_text(&rows, &sim.name))
         }
+        ExportKind::Perfetto => return Err("a Perfetto trace is asked for with Request::Perfetto".into()),
         ExportKind::Report => {
             let json = serde_json::to_string_pretty(&sim.report()).map_err(|e| format!("the report could not be written as JSON: {e}"))?;
             (format!("{stem}-report.json"), "application/json", json + "\n")
@@ -122,6 +134,17 @@ pub fn export(text: &str, kind: ExportKind) -> Result<Exported, String> {
     Ok(Exported { kind, title: sim.name.clone(), file_name, mime: mime.into(), body })
 }
 
+/// The run as a Perfetto protobuf trace (`interop::write_perfetto`: the sched events as
+/// Perfetto's own ftrace protos, the fair class's internals as counters, the decisions as
+/// instant events), refused before running when it would be too large to hand over.
+pub fn perfetto(text: &str) -> Result<Answer, String> {
+    check_size(text, ExportKind::Perfetto)?;
+    let v = parse_scenario(text).map_err(|e| e.to_string())?;
+    scenario::check_cost(&v.scenario, &Limits::BROWSER).map_err(|e| e.to_string())?;
+    let bytes = fairground_sim::interop::run_to_perfetto(&v).map_err(|e| e.to_string())?;
+    let title = v.scenario.name.clone();
+    Ok(Answer::ExportedBytes { file_name: format!("{}.pftrace", file_stem(&title)), title, bytes })
+}
 
 /// A scenario file's text (JSON or JSONC) as plain JSON, if the core accepts the scenario; the
 /// error is the core's message.

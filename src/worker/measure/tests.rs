@@ -476,3 +476,19 @@ fn the_delay_table_export_has_a_row_per_task_with_the_reports_switches() {
         assert_eq!(cols[2], t["switches"].to_string(), "{row}");
     }
 }
+
+/// "Open in Perfetto" is given the protobuf export: it reads back, through the importer, as the
+/// run's own tasks with the CPU time the run gave them.
+#[test]
+fn the_perfetto_export_is_a_protobuf_trace_of_the_run() {
+    let Answer::ExportedBytes { title, file_name, bytes } = ok(perfetto(HOGS)) else { panic!("not bytes") };
+    assert_eq!((title.as_str(), file_name.as_str()), ("Two hogs: CFS!", "two-hogs-cfs.pftrace"));
+    // A Trace's packets are its field 1, length-delimited: tag 0x0a.
+    assert_eq!(bytes.first(), Some(&0x0a));
+    let opts = fairground_sim::interop::ImportOptions::default();
+    let (format, imp) = ok(fairground_sim::interop::import_trace_bytes(&bytes, &opts));
+    assert_eq!(format, fairground_sim::interop::TraceFormat::Perfetto);
+    let report: serde_json::Value = serde_json::from_str(&ok(export(HOGS, ExportKind::Report)).body).expect("json");
+    let cpu: Vec<u64> = report["tasks"].as_array().expect("tasks").iter().map(|t| t["cpu_ns"].as_u64().expect("cpu_ns")).collect();
+    assert_eq!(imp.tasks.iter().map(|t| t.cpu_ns).collect::<Vec<_>>(), cpu);
+}

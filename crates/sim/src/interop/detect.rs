@@ -55,11 +55,25 @@ pub fn import_trace(mut input: impl Read, opts: &ImportOptions) -> Result<(Trace
         TraceFormat::FtraceText => {
             let mut all = Vec::new();
             rest.read_to_end(&mut all).map_err(|e| format!("cannot read the trace: {e}"))?;
-            let text = String::from_utf8(all).map_err(|e| {
-                format!("not a trace Fairground reads: neither trace.dat, Perfetto protobuf nor text (byte {} is not UTF-8)", e.utf8_error().valid_up_to())
-            })?;
-            import_ftrace(&text, opts)?
+            import_ftrace(as_text(&all)?, opts)?
         }
     };
     Ok((format, imp))
+}
+
+/// `import_trace` of a file already in memory (the browser's import worker holds the file it
+/// was given): each reader reads it where it lies, so a large trace is not copied again.
+pub fn import_trace_bytes(data: &[u8], opts: &ImportOptions) -> Result<(TraceFormat, Imported), String> {
+    let format = detect_format(&data[..data.len().min(1 << 16)]);
+    let imp = match format {
+        TraceFormat::Perfetto => import_perfetto(data, opts)?,
+        TraceFormat::TraceDat => import_tracedat(data, opts)?,
+        TraceFormat::FtraceText => import_ftrace(as_text(data)?, opts)?,
+    };
+    Ok((format, imp))
+}
+
+fn as_text(data: &[u8]) -> Result<&str, String> {
+    std::str::from_utf8(data)
+        .map_err(|e| format!("not a trace Fairground reads: neither trace.dat, Perfetto protobuf nor text (byte {} is not UTF-8)", e.valid_up_to()))
 }

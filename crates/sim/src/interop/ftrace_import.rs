@@ -8,8 +8,11 @@
 //! (`prev_state` other than `R`/`R+`), preempted stretches included; the sleep before it runs
 //! from that switch-out to the wakeup. A task forked in the trace (`sched_wakeup_new`) starts
 //! there; one first seen switching in starts then, runnable; one first seen switching out has
-//! been running since the trace began; one first seen waking has been asleep since then (that
-//! wakeup counts). At the end, a task still runnable keeps the CPU time it got as its last burst.
+//! been running since its CPU's previous switch (the trace's start, if none); one first seen
+//! waking has been asleep since then (that wakeup counts). At the end, a task still runnable
+//! keeps the CPU time it got as its last burst. A switch ends what ran on its CPU even when the
+//! trace does not show it leave (events lost without a mark): that task is read as going to
+//! sleep there, with a warning that counts such switches.
 //!
 //! Real-time and deadline tasks (prio 0–99 and -1) are replayed as load above the fair class
 //! (`"policy": "fifo"` or `"deadline"`; FIFO and RR print the same prio), pinned to the CPU
@@ -25,6 +28,7 @@
 //! pids.
 
 use super::ftrace_line::{parse, Event, Line, Other, WakeKind};
+use super::real_run::{RealRun, Recorder};
 use crate::scenario::MAX_TASKS;
 
 /// The most CPUs a scenario's machine has (`machine.cpus` is 1 to 1024).
@@ -51,6 +55,9 @@ pub struct ImportOptions {
     pub max_steps: usize,
     /// Trace read after its first event, in ns (at most `MAX_SPAN_NS`, what a scenario lasts).
     pub max_span_ns: u64,
+    /// Measure the trace's own run too (`Imported::real`): every stint and wakeup latency is
+    /// kept, which costs memory in proportion to the trace.
+    pub real_run: bool,
 }
 
 impl Default for ImportOptions {
@@ -63,6 +70,7 @@ impl Default for ImportOptions {
             max_warnings: 50,
             max_steps: MAX_STEPS,
             max_span_ns: MAX_SPAN_NS,
+            real_run: false,
         }
     }
 }
@@ -94,6 +102,8 @@ pub struct Imported {
     pub warnings: Vec<String>,
     pub start_ns: u64,
     pub end_ns: u64,
+    /// The trace's own run, when `ImportOptions::real_run` asked for it.
+    pub real: Option<RealRun>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,8 +215,14 @@ pub(crate) struct Reader<'o> {
     t_end: u64,
     ncpu: u32,
     last_ts: u64,
+    /// Per CPU, the task the last switch put there (0: idle or not known) and when.
+    on_cpu: Vec<(i64, u64)>,
+    /// Switches out the trace did not show (another task switched in over a running one).
+    missed_out: u64,
     /// Where a Fairground export says its run ended.
     pub end_mark: Option<u64>,
+    /// The trace's own run, measured as it is read (`ImportOptions::real_run`).
+    real: Option<Recorder>,
 }
 
 impl<'o> Reader<'o> {
@@ -222,8 +238,11 @@ impl<'o> Reader<'o> {
             t0: None,
             t_end: 0,
             ncpu: 0,
+            on_cpu: Vec::new(),
+            missed_out: 0,
             last_ts: 0,
             end_mark: None,
+            real: opts.real_run.then(Recorder::default),
         }
     }
 
@@ -238,11 +257,18 @@ impl<'o> Reader<'o> {
         let (max_span, last_ts) = (self.max_span, self.last_ts);
         let warn = &mut self.warn;
         let tracks = &mut self.tracks;
+        let real = &mut self.real;
         let line = match parsed {
             Ok(l) => l,
             Err(Other::Ignorable) => return Ok(true),
             Err(Other::Lost { cpu }) => {
                 warn.push(format!("{}: events of CPU {cpu} were lost here; stints running there are closed at this point", at()));
+                if let Some(rec) = real.as_mut() {
+                    rec.lost(cpu, last_ts);
+                }
+                if let Some(p) = self.on_cpu.get_mut(cpu as usize) {
+                    *p = (0, last_ts);
+                }
                 for tr in tracks.values_mut() {
                     if let St::Running { cpu: c, since } = tr.st {
                         if c == cpu {
@@ -288,6 +314,7 @@ impl<'o> Reader<'o> {
                 self.ncpu = self.ncpu.max(target_cpu + 1);
                 let tr = tracks.entry(pid).or_insert_with(|| Track::new(&comm, prio));
                 tr.renamed(&comm, prio);
+                let counted = tr.wakeups;
                 match (tr.st, kind) {
                     (St::Unknown, WakeKind::WakeupNew) => {
                         tr.start = Some(t);
@@ -313,8 +340,37 @@ impl<'o> Reader<'o> {
                     }
                     _ => {} // sched_wakeup after its sched_waking, or a spurious wakeup
                 }
+                if let Some(rec) = real.as_mut().filter(|_| tr.wakeups > counted) {
+                    rec.woke(pid, &tr.comm, t);
+                }
             }
             Event::Switch { prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio } => {
+                if let Some(rec) = real.as_mut() {
+                    rec.switch(cpu, t, start, (prev_pid, &prev_comm), (next_pid, &next_comm));
+                }
+                if self.on_cpu.len() <= cpu as usize {
+                    self.on_cpu.resize(cpu as usize + 1, (0, start));
+                }
+                // A switch ends whatever ran on its CPU, whether or not the trace shows it leave:
+                // a recorded trace can miss a switch out (events lost without a mark), and a task
+                // left running would be replayed with a burst to the end of the trace that it
+                // never had. It is read as going to sleep there (its next wakeup then counts).
+                let (stale, last_switch) = std::mem::replace(&mut self.on_cpu[cpu as usize], (next_pid, t));
+                if stale != 0 && stale != prev_pid {
+                    if let Some(tr) = tracks.get_mut(&stale) {
+                        if let St::Running { cpu: c, since } = tr.st {
+                            if c == cpu {
+                                tr.run += t - since;
+                                *tr.per_cpu.entry(cpu).or_default() += t - since;
+                                tr.steps.push((tr.sleep, tr.run.max(1)));
+                                tr.sleep = 0;
+                                tr.run = 0;
+                                tr.st = St::Sleeping { since: t };
+                                self.missed_out += 1;
+                            }
+                        }
+                    }
+                }
                 if prev_pid != 0 {
                     let tr = tracks.entry(prev_pid).or_insert_with(|| Track::new(&prev_comm, prev_prio));
                     tr.renamed(&prev_comm, prev_prio);
@@ -325,11 +381,13 @@ impl<'o> Reader<'o> {
                             *tr.per_cpu.entry(cpu).or_default() += t - since;
                         }
                         St::Unknown => {
-                            // Running since the trace began.
-                            tr.start = Some(start);
+                            // Running since the CPU's previous switch: the trace's start, if
+                            // this is the CPU's first (else that switch's own task was left out).
+                            let from = last_switch.clamp(start, t);
+                            tr.start = Some(from);
                             tr.sleep = 0;
-                            tr.run = t - start;
-                            *tr.per_cpu.entry(cpu).or_default() += t - start;
+                            tr.run = t - from;
+                            *tr.per_cpu.entry(cpu).or_default() += t - from;
                         }
                         _ => {}
                     }
@@ -354,6 +412,14 @@ impl<'o> Reader<'o> {
                         // A wakeup that the trace does not show (lost, or before tracing).
                         tr.sleep = t - since;
                         tr.wakeups += 1;
+                    } else if let St::Running { cpu: c, since } = tr.st {
+                        // Switched in here while still running elsewhere: its switch out there was
+                        // not in the trace. Its time there counts, its burst goes on here.
+                        tr.run += t - since;
+                        *tr.per_cpu.entry(c).or_default() += t - since;
+                        if let Some(p) = self.on_cpu.get_mut(c as usize).filter(|p| p.0 == next_pid) {
+                            p.0 = 0;
+                        }
                     }
                     tr.st = St::Running { cpu, since: t };
                     tr.ran = true;
@@ -365,7 +431,12 @@ impl<'o> Reader<'o> {
 
     /// The scenario from what was read (`format` names the trace's kind in its description).
     pub fn finish(self, format: &str) -> Result<Imported, String> {
-        let Reader { opts, mut warn, mut cuts, cut_by_line, max_steps, max_span, tracks, t0, mut t_end, ncpu, end_mark, .. } = self;
+        let Reader { opts, mut warn, mut cuts, cut_by_line, max_steps, max_span, tracks, t0, mut t_end, ncpu, end_mark, real, missed_out, .. } = self;
+        if missed_out > 0 {
+            warn.push(format!(
+                "{missed_out} switches out were not in the trace (a task was switched in on a CPU where another was still running): each such task is read as going to sleep there"
+            ));
+        }
         let Some(t0) = t0 else {
             return Err("no sched_switch, sched_waking, sched_wakeup or sched_wakeup_new events in the trace".into());
         };
@@ -465,7 +536,9 @@ impl<'o> Reader<'o> {
             "scheduler": { "policy": opts.policy },
             "tasks": tasks.iter().map(|t| task_json(t, opts.pin_observed)).collect::<Vec<_>>(),
         });
-        Ok(Imported { scenario, tasks, warnings: warn.list, start_ns: t0, end_ns: t_end })
+        let names: Vec<(i64, String)> = tasks.iter().map(|t| (t.pid, t.name.clone())).collect();
+        let real = real.map(|rec| rec.finish(t0, t_end, ncpu.max(1), &names));
+        Ok(Imported { scenario, tasks, warnings: warn.list, start_ns: t0, end_ns: t_end, real })
     }
 }
 

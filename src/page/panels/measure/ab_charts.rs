@@ -90,8 +90,9 @@ impl AbCharts {
         let n = h.a.len().max(h.b.len());
         let labels: Vec<String> = (0..n).map(log2_label).collect();
         let (na, nb) = (h.a.iter().sum::<u64>(), h.b.iter().sum::<u64>());
-        let title = format!("{name}: wakeup latency, A {na} and B {nb} wakeups");
-        crate::draw::charts::draw_hist(&c, &title, &labels, &[("A", &h.a), ("B", &h.b)], self.log_y);
+        let (la, lb) = t.labels();
+        let title = format!("{name}: wakeup latency, {la} {na} and {lb} {nb} wakeups");
+        crate::draw::charts::draw_hist(&c, &title, &labels, &[(la, &h.a), (lb, &h.b)], self.log_y);
     }
 
     fn draw_lanes(&mut self, canvas: &HtmlCanvasElement, which: usize, label: &str, t: &AbTraces) {
@@ -287,7 +288,8 @@ impl Component for AbCharts {
         if self.stores.is_none() {
             self.stores = Some(stores(t));
         }
-        for (i, (r, label)) in [(self.canvas_a.clone(), "A"), (self.canvas_b.clone(), "B")].into_iter().enumerate() {
+        let (la, lb) = ab.labels();
+        for (i, (r, label)) in [(self.canvas_a.clone(), la), (self.canvas_b.clone(), lb)].into_iter().enumerate() {
             if let Some(c) = r.cast::<HtmlCanvasElement>() {
                 self.draw_lanes(&c, i, label, t);
             }
@@ -298,6 +300,10 @@ impl Component for AbCharts {
         let link = ctx.link();
         let ab = &ctx.props().ab;
         let entity = self.entity_now(ab);
+        let (la, lb) = ab.labels();
+        // Two of these can be on the page (an A/B, and the real run beside the model).
+        let pre = if ab.real.is_some() { "real-" } else { "ab-" };
+        let id = |s: &str| format!("{pre}{s}");
         let wheel = link.callback(move |e: WheelEvent| {
             e.prevent_default();
             Msg::Wheel(x_of(&e), e.delta_y())
@@ -311,40 +317,40 @@ impl Component for AbCharts {
                 onwheel={wheel.clone()} onmousedown={down.clone()} onmousemove={mv.clone()} onmouseup={up.clone()} onmouseleave={leave.clone()} />
         };
         html! {
-            <div id="ab-charts">
-                <h5>{ "Histograms, A and B overlaid" }</h5>
+            <div id={id("charts")} class="ab-charts">
+                <h5>{ format!("Histograms, {la} and {lb} overlaid") }</h5>
                 <div class="ab-choose">
-                    <label for="ab-hist-entity">{ "Of" }</label>
-                    <select id="ab-hist-entity" onchange={link.callback(|e: Event| Msg::Entity(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
+                    <label for={id("hist-entity")}>{ "Of" }</label>
+                    <select id={id("hist-entity")} onchange={link.callback(|e: Event| Msg::Entity(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
                         { for ab.hists.iter().map(|h| html! { <option selected={Some(&h.name) == entity.as_ref()} value={h.name.clone()}>{ &h.name }</option> }) }
                     </select>
-                    <label><input id="ab-hist-log" type="checkbox" checked={self.log_y}
+                    <label><input id={id("hist-log")} type="checkbox" checked={self.log_y}
                         onchange={link.callback(|e: Event| Msg::LogY(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />{ " log scale" }</label>
-                    <button id="btn-ab-hist-png" class="small" onclick={link.callback(|_| Msg::Png("hist"))}>{ "PNG" }</button>
+                    <button id={format!("btn-{pre}hist-png")} class="small" onclick={link.callback(|_| Msg::Png("hist"))}>{ "PNG" }</button>
                 </div>
-                <canvas id="ab-hist-canvas" ref={self.hist.clone()} width="760" height="300" data-entity={entity.clone().unwrap_or_default()}
-                    aria-label="Wakeup-latency histograms of A and B, overlaid" />
-                <h5>{ "Timelines, A above B" }</h5>
+                <canvas id={id("hist-canvas")} ref={self.hist.clone()} width="760" height="300" data-entity={entity.clone().unwrap_or_default()}
+                    aria-label={format!("Wakeup-latency histograms of {la} and {lb}, overlaid")} />
+                <h5>{ format!("Timelines, {la} above {lb}") }</h5>
                 if let Some(t) = &ab.traces {
                     <p class="hint">{ "Wheel to zoom, drag to pan: both move together. " }
-                        <button id="btn-ab-reset" class="ghost small" onclick={link.callback(|_| Msg::Reset)}>{ "Whole run" }</button>
+                        <button id={format!("btn-{pre}reset")} class="ghost small" onclick={link.callback(|_| Msg::Reset)}>{ "Whole run" }</button>
                         if let Some(at) = self.divergence {
                             { " " }
                             <button id="btn-ab-divergence" class="ghost small" data-at-ns={format!("{at:.0}")}
                                 title="Zoom both timelines onto the first decision where A and B part (the dashed dark line)"
                                 onclick={link.callback(|_| Msg::ToDivergence)}>{ format!("First divergence, at {}", format::fmt_time(at as u64)) }</button>
                         }
-                        <button id="btn-ab-lanes-png" class="ghost small" title="Timeline A, then B" onclick={link.callback(|_| Msg::Png("a"))}>{ "PNG of A" }</button>
-                        <button class="ghost small" onclick={link.callback(|_| Msg::Png("b"))}>{ "PNG of B" }</button>
+                        <button id={format!("btn-{pre}lanes-png")} class="ghost small" onclick={link.callback(|_| Msg::Png("a"))}>{ format!("PNG of {la}") }</button>
+                        <button class="ghost small" onclick={link.callback(|_| Msg::Png("b"))}>{ format!("PNG of {lb}") }</button>
                         { format!(" {} from {}", format::fmt_time(self.win.1 as u64), format::fmt_time(self.win.0 as u64)) }</p>
-                    { lane(&self.canvas_a, "ab-lanes-a", "Timeline of run A") }
-                    { lane(&self.canvas_b, "ab-lanes-b", "Timeline of run B") }
-                    <p id="ab-cursor" class="hint" data-slices-a={t.a.len().to_string()} data-slices-b={t.b.len().to_string()}>
+                    { lane(&self.canvas_a, &id("lanes-a"), &format!("Timeline of {la}")) }
+                    { lane(&self.canvas_b, &id("lanes-b"), &format!("Timeline of {lb}")) }
+                    <p id={id("cursor")} class="hint" data-slices-a={t.a.len().to_string()} data-slices-b={t.b.len().to_string()}>
                         if let Some((a, b)) = self.at_cursor(t) {
                             { format!("At {}: ", format::fmt_time(self.cursor.unwrap_or(0.0) as u64)) }<br />
-                            { format!("A — {a}") }<br />{ format!("B — {b}") }
+                            { format!("{la} — {a}") }<br />{ format!("{lb} — {b}") }
                         } else {
-                            { "Point at a timeline to see what ran at that instant under A and under B." }
+                            { format!("Point at a timeline to see what ran at that instant under {la} and under {lb}.") }
                         }
                     </p>
                 } else {

@@ -5,10 +5,14 @@
 use yew::prelude::*;
 
 use crate::draw::format;
-use crate::wire::ab::{AbLine, AbTable, AbWhy};
+use crate::wire::ab::{AbLine, AbTable, AbTask, AbWhy};
 
 /// Most task tables shown; the CSV has them all.
 const MAX_TABLES: usize = 64;
+
+/// Task tables shown at once beside a real run (the largest differences; a trace of a busy
+/// machine has a hundred tasks and more), the rest up to `MAX_TABLES` one click away.
+const REAL_FIRST: usize = 12;
 
 /// How a figure is labelled, and how many decimals its values get.
 fn label(figure: &str) -> (String, usize) {
@@ -42,42 +46,59 @@ fn change(l: &AbLine) -> (String, &'static str) {
 
 pub fn view_ab(t: &AbTable, ms: f64, on_seek: &Callback<u64>) -> Html {
     let shown = t.tasks.len().min(MAX_TABLES);
+    let first = if t.real.is_some() { shown.min(REAL_FIRST) } else { shown };
     html! {
-        <div id="ab-result" data-tasks={t.tasks.len().to_string()} data-ms={format!("{ms:.0}")}>
-            <p class="hint">
-                { format!("A: the scenario ({}). B: ", t.policy_a) }
-                { for t.b_changes.iter().map(|c| html! { <><code>{ c }</code>{ " " }</> }) }
-                { format!("({}). Seed {}, {} each, {:.0} ms for both runs.", t.policy_b, t.seed, format::fmt_ms(t.duration_ns), ms) }
-            </p>
+        <div id={if t.real.is_some() { "real-result" } else { "ab-result" }} data-tasks={t.tasks.len().to_string()} data-ms={format!("{ms:.0}")} data-duration-ns={t.duration_ns.to_string()}>
+            if let Some(r) = &t.real {
+                <p class="hint">{ format!(
+                    "real: {} ({}), as it ran. model: its replay under {}, {} ({:.0} ms in the worker). Largest differences first (CPU time as a share of the run, plus p99 wakeup latency as a share of the largest p99).",
+                    r.file, r.format, t.policy_b, format::fmt_time(t.duration_ns), ms) }</p>
+            } else {
+                <p class="hint">
+                    { format!("A: the scenario ({}). B: ", t.policy_a) }
+                    { for t.b_changes.iter().map(|c| html! { <><code>{ c }</code>{ " " }</> }) }
+                    { format!("({}). Seed {}, {} each, {:.0} ms for both runs.", t.policy_b, t.seed, format::fmt_ms(t.duration_ns), ms) }
+                </p>
+            }
             if shown < t.tasks.len() {
                 <p class="hint">{ format!("Showing {shown} of {} tasks; the CSV has them all.", t.tasks.len()) }</p>
             }
             if let Some(w) = &t.why {
                 { view_why(w, on_seek) }
             }
-            <div class="ab-grid">
-                { for t.tasks.iter().take(shown).map(|task| html! {
-                    <table class="ab-task" data-task={task.name.clone()}>
-                        <caption>{ &task.name }</caption>
-                        <thead><tr><th></th><th class="num">{ "A" }</th><th class="num">{ "B" }</th><th class="num">{ "change" }</th></tr></thead>
-                        <tbody>
-                            { for task.lines.iter().map(|l| {
-                                let (name, d) = label(&l.figure);
-                                let (c, class) = change(l);
-                                html! {
-                                    <tr data-figure={l.figure.clone()}>
-                                        <th scope="row">{ name }</th>
-                                        <td class="num a">{ num(l.a, d) }</td>
-                                        <td class="num b">{ num(l.b, d) }</td>
-                                        <td class={classes!("num", "chg", class)}>{ c }</td>
-                                    </tr>
-                                }
-                            }) }
-                        </tbody>
-                    </table>
-                }) }
-            </div>
+            <div class="ab-grid">{ for t.tasks[..first].iter().map(|task| view_task(t, task)) }</div>
+            if shown > first {
+                <details id="real-more">
+                    <summary>{ format!("The next {} tasks", shown - first) }</summary>
+                    <div class="ab-grid">{ for t.tasks[first..shown].iter().map(|task| view_task(t, task)) }</div>
+                </details>
+            }
         </div>
+    }
+}
+
+/// One entity's table: each figure on both sides and the change.
+fn view_task(t: &AbTable, task: &AbTask) -> Html {
+    let (la, lb) = t.labels();
+    html! {
+        <table class="ab-task" data-task={task.name.clone()}>
+            <caption>{ &task.name }</caption>
+            <thead><tr><th></th><th class="num">{ la }</th><th class="num">{ lb }</th><th class="num">{ "change" }</th></tr></thead>
+            <tbody>
+                { for task.lines.iter().map(|l| {
+                    let (name, d) = label(&l.figure);
+                    let (c, class) = change(l);
+                    html! {
+                        <tr data-figure={l.figure.clone()}>
+                            <th scope="row">{ name }</th>
+                            <td class="num a">{ num(l.a, d) }</td>
+                            <td class="num b">{ num(l.b, d) }</td>
+                            <td class={classes!("num", "chg", class)}>{ c }</td>
+                        </tr>
+                    }
+                }) }
+            </tbody>
+        </table>
     }
 }
 

@@ -13,17 +13,19 @@ use yew::prelude::*;
 mod ab_charts;
 mod ab_view;
 mod ablate;
+mod choices;
+mod real;
 
 use crate::page::app::now_ms;
-use crate::page::export_web::{save_canvas_png, save_text, Handoff, Ping};
-use crate::page::logic::{doc_of, entry_names};
+use crate::page::export_web::{save_bytes, save_canvas_png, save_text, Handoff, Ping};
+use crate::page::logic::doc_of;
+use choices::{first_task_figure, hist_sets, targets, values};
 use std::rc::Rc;
 
 use crate::page::worker_pool::{Answered, Pool};
 use crate::wire::ab::AbTable;
 use crate::wire::measure::{Answer, ExportKind, LogHist, Request};
 use crate::wire::proto::{Input, Output};
-use crate::wire::settings::{self, Kind, FEATURES, POLICIES};
 
 
 #[derive(Properties, PartialEq)]
@@ -53,6 +55,8 @@ pub enum Msg {
     Perfetto,
     PerfettoPing,
     PerfettoPong,
+    /// Save the Perfetto trace that the UI never took.
+    PerfettoSave,
     Answer(Answered),
     /// What B changes: the kind, the target, the value; or the changes typed in.
     Kind(String),
@@ -101,6 +105,10 @@ pub struct MeasurePanel {
     staged: u32,
     scroll_hist: bool,
     perfetto: Option<Handoff>,
+    /// A Perfetto trace made for a tab that never answered: (file name, bytes), offered to save.
+    perfetto_file: Option<(String, Vec<u8>)>,
+    /// The tab gave up before the trace was made: save it when it comes.
+    perfetto_late: bool,
     _url: Option<ObjectUrl>,
     canvas: NodeRef,
     /// Re-renders the elapsed time while a request runs (a run near the browser's limits can
@@ -108,49 +116,6 @@ pub struct MeasurePanel {
     ticker: Option<Interval>,
     /// The scenario text the request in flight was made for.
     sent_text: Option<String>,
-}
-
-/// The index in `POLICIES` of the scenario's policy (the first, CFS, when it names none).
-fn policy_index(doc: &Value) -> usize {
-    settings::policy_index(&settings::policy(doc))
-}
-
-/// (value, label) choices for B's target, by kind.
-fn targets(kind: &str, doc: &Value) -> Vec<(String, String)> {
-    let pi = policy_index(doc);
-    match kind {
-        "feature" => FEATURES.iter().filter(|f| f.defaults[pi].is_some()).map(|f| (f.key.to_string(), f.key.to_string())).collect(),
-        "policy" => POLICIES.iter().filter(|p| **p != POLICIES[pi]).map(|p| (p.to_string(), p.to_string())).collect(),
-        "latency_nice" | "nice" => entry_names(doc, "tasks").into_iter().enumerate().map(|(i, n)| (i.to_string(), format!("tasks[{i}] {n}"))).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// A feature's value now: as the scenario sets it, else the policy's default.
-fn feature_now(doc: &Value, key: &str) -> Option<String> {
-    let set = doc.pointer(&format!("/scheduler/features/{key}")).map(|v| match v {
-        Value::String(s) => s.clone(),
-        v => v.to_string(),
-    });
-    set.or_else(|| FEATURES.iter().find(|f| f.key == key).and_then(|f| f.defaults[policy_index(doc)]).map(str::to_string))
-}
-
-/// (value, label) choices for B's value; the first is the default (a different one from now).
-fn values(kind: &str, target: &str, doc: &Value) -> Vec<String> {
-    match kind {
-        "feature" => {
-            let now = feature_now(doc, target);
-            let all: Vec<&str> = match FEATURES.iter().find(|f| f.key == target).map(|f| f.kind) {
-                Some(Kind::Bool) => vec!["true", "false"],
-                Some(Kind::Choice(c)) => c.to_vec(),
-                None => Vec::new(),
-            };
-            let mut v: Vec<String> = all.iter().filter(|x| Some(x.to_string()) != now).map(|x| x.to_string()).collect();
-            v.extend(all.iter().filter(|x| Some(x.to_string()) == now).map(|x| x.to_string()));
-            v
-        }
-        _ => Vec::new(),
-    }
 }
 
 impl MeasurePanel {
@@ -209,10 +174,17 @@ impl MeasurePanel {
 
     fn answered(&mut self, job: Job, answer: Answer, ms: f64) {
         match answer {
-            Answer::Exported(e) if job == Job::Perfetto => {
-                self.status = Some(format!("{}: {} computed in {:.0} ms; handing it to Perfetto…", e.file_name, size(e.body.len()), ms));
+            Answer::ExportedBytes { title, file_name, bytes } if job == Job::Perfetto => {
+                if self.perfetto_late {
+                    // Perfetto never answered: the trace is kept for its download button.
+                    self.perfetto_late = false;
+                    self.status = Some(format!("{file_name}: {} computed in {:.0} ms.", size(bytes.len()), ms));
+                    self.perfetto_file = Some((file_name, bytes));
+                    return;
+                }
+                self.status = Some(format!("{file_name}: {} computed in {:.0} ms; handing it to Perfetto…", size(bytes.len()), ms));
                 if let Some(h) = &mut self.perfetto {
-                    h.set_trace(format!("Fairground: {}", e.title), e.file_name.clone(), &e.body);
+                    h.set_trace(format!("Fairground: {title}"), file_name, bytes);
                 }
                 self.post_to_perfetto();
             }
@@ -232,7 +204,7 @@ impl MeasurePanel {
                 self.hist = Some(h);
                 self.hist_drawn = false;
             }
-            Answer::Swept(_) | Answer::Checked(_) | Answer::Ablated(_) | Answer::ClampFlips(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
+            Answer::ExportedBytes { .. } | Answer::Swept(_) | Answer::Checked(_) | Answer::Ablated(_) | Answer::ClampFlips(_) => self.error = Some("The worker answered a question this panel did not ask.".into()),
             Answer::Failed { message } => {
                 if job == Job::Perfetto {
                     self.perfetto = None;
@@ -256,23 +228,6 @@ impl MeasurePanel {
             }
         }
     }
-}
-
-/// The sets besides one task a histogram can be of, named as the worker names them.
-fn hist_sets(doc: &Value) -> Vec<String> {
-    let mut out = vec!["all tasks".to_string()];
-    out.extend(entry_names(doc, "workloads").into_iter().map(|n| format!("workload {n}")));
-    out.extend(entry_names(doc, "cgroups").into_iter().map(|n| format!("cgroup {n}")));
-    out
-}
-
-/// The figure "Which change did it?" offers first: the first task's p99 wakeup latency (its
-/// first instance's, when it has several).
-fn first_task_figure(doc: &Value) -> String {
-    let Some(t) = doc.pointer("/tasks/0") else { return String::new() };
-    let name = t.get("name").and_then(Value::as_str).unwrap_or_default();
-    let many = t.get("count").and_then(Value::as_u64).is_some_and(|c| c > 1);
-    format!("task:{name}{}:p99", if many { "/0" } else { "" })
 }
 
 /// "p99.5_us" as schbench heads its line: "99.5th".
@@ -316,6 +271,8 @@ impl Component for MeasurePanel {
             staged: 0,
             scroll_hist: false,
             perfetto: None,
+            perfetto_file: None,
+            perfetto_late: false,
             _url: None,
             canvas: NodeRef::default(),
             ticker: None,
@@ -334,7 +291,9 @@ impl Component for MeasurePanel {
                 match Handoff::open(move || ping.emit(()), move || pong.emit(())) {
                     Ok(h) => {
                         self.perfetto = Some(h);
-                        self.send(ctx, Job::Perfetto, |text| Request::Export { text, kind: ExportKind::Ftrace });
+                        self.perfetto_file = None;
+                        self.perfetto_late = false;
+                        self.send(ctx, Job::Perfetto, |text| Request::Perfetto { text });
                     }
                     Err(m) => self.error = Some(m),
                 }
@@ -345,10 +304,26 @@ impl Component for MeasurePanel {
                     Ping::Waiting => return false,
                     Ping::Closed => self.status = Some("The Perfetto tab was closed before it took the trace.".into()),
                     Ping::GaveUp => {
-                        self.error = Some("Perfetto did not answer within 60 s (offline?). Download the ftrace file instead and open it at ui.perfetto.dev.".into())
+                        self.error = Some(format!(
+                            "ui.perfetto.dev did not answer within {} s (offline?), so the trace was not handed over. Download it instead and open it at ui.perfetto.dev when you are online.",
+                            Handoff::MAX_PINGS * Handoff::PING_MS / 1000
+                        ));
+                        // Offered as a download, now if the worker made it, else when it does.
+                        match h.take_trace() {
+                            Some(t) => self.perfetto_file = Some(t),
+                            None => self.perfetto_late = self.job.is_some_and(|j| j.0 == Job::Perfetto),
+                        }
                     }
                 }
                 self.perfetto = None;
+            }
+            Msg::PerfettoSave => {
+                if let Some((name, bytes)) = &self.perfetto_file {
+                    match save_bytes(name, "application/octet-stream", bytes) {
+                        Ok(url) => self._url = Some(url),
+                        Err(m) => self.error = Some(m),
+                    }
+                }
             }
             Msg::PerfettoPong => {
                 if let Some(h) = &mut self.perfetto {
@@ -525,7 +500,10 @@ impl Component for MeasurePanel {
                     <button id="btn-export-ftrace" {disabled} onclick={link.callback(|_| Msg::Export(ExportKind::Ftrace))}
                         title="The run as Linux ftrace text (trace-cmd, KernelShark, Perfetto)">{ if running(Job::Save(ExportKind::Ftrace)) { "ftrace text…" } else { "ftrace text" } }</button>
                     <button id="btn-perfetto" {disabled} onclick={link.callback(|_| Msg::Perfetto)}
-                        title="Open ui.perfetto.dev in a new tab and hand it the ftrace text (needs the internet; the download works offline)">{ "Open in Perfetto ↗" }</button>
+                        title="Open ui.perfetto.dev in a new tab and hand it the run as a Perfetto protobuf trace, with the fair class's internals as counters and its decisions as events (needs the internet; the ftrace download works offline)">{ "Open in Perfetto ↗" }</button>
+                    if let Some((name, _)) = &self.perfetto_file {
+                        <button id="btn-perfetto-download" onclick={link.callback(|_| Msg::PerfettoSave)} title="The Perfetto protobuf trace that the tab did not take: open it at ui.perfetto.dev later">{ format!("Download {name}") }</button>
+                    }
                     if let Some((_, t0)) = self.job {
                         <span class="status">{ format!("running… {:.0} s", (now_ms() - t0) / 1000.0) }</span>
                         <button id="btn-measure-cancel" class="ghost small" onclick={link.callback(|_| Msg::Cancel)}>{ "Cancel" }</button>
@@ -537,6 +515,7 @@ impl Component for MeasurePanel {
                 if let Some(s) = &self.status {
                     <p id="measure-status" class="hint" role="status">{ s }</p>
                 }
+                <real::RealPanel text={ctx.props().text.clone()} />
                 <h4>{ "A/B comparison" }</h4>
                 <p class="hint">{ "A is the scenario as it is now; B is A with the change below. Both run with the same seed." }</p>
                 <div class="ab-choose">
