@@ -12,7 +12,31 @@ use web_sys::HtmlCanvasElement;
 pub const SERIES: [RGBColor; 6] =
     [RGBColor(0, 114, 178), RGBColor(213, 94, 0), RGBColor(0, 158, 115), RGBColor(204, 121, 167), RGBColor(86, 180, 233), RGBColor(0, 0, 0)];
 
+/// Give `canvas` the width its row leaves it (the row's width less its siblings', as a table
+/// of percentiles beside a histogram), between 480 and 1600 px: a chart takes a projector's
+/// width instead of staying at the size it was written with.
+fn fit_width(canvas: &HtmlCanvasElement) {
+    let Some(row) = canvas.parent_element() else { return };
+    let mut others = 0;
+    let kids = row.children();
+    for i in 0..kids.length() {
+        if let Some(k) = kids.item(i) {
+            if k.get_attribute("id") != canvas.get_attribute("id") {
+                others += k.client_width() + 16;
+            }
+        }
+    }
+    let avail = row.client_width() - others;
+    if avail > 0 {
+        let w = (avail as u32).clamp(480, 1600);
+        if w != canvas.width() {
+            canvas.set_width(w);
+        }
+    }
+}
+
 fn area(canvas: &HtmlCanvasElement) -> Option<DrawingArea<CanvasBackend, Shift>> {
+    fit_width(canvas);
     let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
     root.fill(&WHITE).ok()?;
     Some(root)
@@ -65,6 +89,7 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
         .y_label_formatter(&count)
         .y_labels(if log_y { ((y_top - floor) * 4.0).ceil() as usize + 1 } else { 6 })
         .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+        .axis_desc_style(("sans-serif", 12))
         .x_desc("bucket (µs)")
         .y_desc(if log_y { "samples (log scale)" } else { "samples" })
         .draw()
