@@ -97,6 +97,20 @@ fn same_seed_same_exercise() {
     assert_eq!((a.scenario, a.answer), (b.scenario, b.answer));
 }
 
+/// Each shipped scenario with a lesson: its path, the validated scenario and the lesson.
+fn shipped_lessons() -> Vec<(std::path::PathBuf, fairground_sim::scenario::Validated, fairground_sim::scenario::Lesson)> {
+    let dir = format!("{}/../../static/scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("dir") {
+        let path = entry.expect("entry").path();
+        let v = parse_scenario(&std::fs::read_to_string(&path).expect("read")).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if let Some(l) = v.scenario.lesson.clone() {
+            out.push((path, v, l));
+        }
+    }
+    out
+}
+
 const BASE: &str = r#""format": "fairground-scenario/1", "name": "l", "duration_ms": 100, "scheduler": { "policy": "cfs-v6.2" },
     "tasks": [ { "name": "a", "behavior": { "kind": "hog" } }, { "name": "b", "behavior": { "kind": "hog" } } ]"#;
 
@@ -125,13 +139,8 @@ fn lesson_format_validates_and_round_trips() {
 
 #[test]
 fn shipped_lessons_answer_every_question_and_fill_every_number() {
-    let dir = format!("{}/../../static/scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut lessons = 0;
-    for entry in std::fs::read_dir(&dir).expect("dir") {
-        let path = entry.expect("entry").path();
-        let text = std::fs::read_to_string(&path).expect("read");
-        let v = parse_scenario(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let Some(lesson) = v.scenario.lesson.clone() else { continue };
+    for (path, v, lesson) in shipped_lessons() {
         lessons += 1;
         let mut sim = Sim::new(&v).expect("sim");
         sim.run();
@@ -285,17 +294,13 @@ fn try_it_actions_validate_round_trip_and_name_what_is_wrong() {
 /// most one slice: each share is within 2 ms / 200 ms = 0.01 of its ratio.
 #[test]
 fn shipped_try_it_actions_change_the_figures_their_step_shows() {
-    let dir = format!("{}/../../static/scenarios", env!("CARGO_MANIFEST_DIR"));
     let report = |v: &fairground_sim::scenario::Validated| {
         let mut s = Sim::new(v).expect("sim");
         s.run();
         s.report()
     };
     let mut tries = 0;
-    for entry in std::fs::read_dir(&dir).expect("dir") {
-        let path = entry.expect("entry").path();
-        let v = parse_scenario(&std::fs::read_to_string(&path).expect("read")).expect("valid");
-        let Some(lesson) = v.scenario.lesson.clone() else { continue };
+    for (path, v, lesson) in shipped_lessons() {
         let before = report(&v);
         for st in lesson.steps.iter() {
             for t in &st.tries {
@@ -393,12 +398,8 @@ fn a_wakeup_clamp_card_carries_the_figures_its_answer_depends_on() {
 /// tree shows then.
 #[test]
 fn every_shipped_answer_is_about_the_state_on_screen() {
-    let dir = format!("{}/../../static/scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut asked = 0;
-    for entry in std::fs::read_dir(&dir).expect("dir") {
-        let path = entry.expect("entry").path();
-        let v = parse_scenario(&std::fs::read_to_string(&path).expect("read")).expect("valid");
-        let Some(lesson) = v.scenario.lesson.clone() else { continue };
+    for (path, v, lesson) in shipped_lessons() {
         for (i, st) in lesson.steps.iter().enumerate() {
             let Some(q) = &st.question else { continue };
             asked += 1;
