@@ -56,3 +56,27 @@ fn a_broken_file_is_an_error_naming_the_byte() {
     let e = import_tracedat(&bad, &opts).expect_err("version 9");
     assert!(e.contains("version 9"), "{e}");
 }
+
+/// The same recording in Perfetto's form (fixtures/tracedat/host-6.18-hogs-sleeper.pftrace:
+/// its own events as full FtraceEvents in per-CPU bundles, made from the text by
+/// `interop::perfetto::ftrace_text_to_perfetto`, as no Perfetto recorder runs here) imports to
+/// the same scenario as the trace.dat and its text. `FAIRGROUND_BLESS=1` rewrites the file.
+#[test]
+fn the_perfetto_form_of_the_recording_imports_to_the_same_scenario() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tracedat/host-6.18-hogs-sleeper.pftrace");
+    let made = fairground_sim::interop::perfetto::ftrace_text_to_perfetto(TEXT, "6.18.44-fc-v1045").expect("converts");
+    if std::env::var_os("FAIRGROUND_BLESS").is_some() {
+        std::fs::write(path, &made).expect("write the fixture");
+    }
+    let committed = std::fs::read(path).expect("the committed Perfetto form");
+    assert_eq!(committed, made, "the fixture is the conversion of the text (bless to rewrite)");
+    let opts = ImportOptions::default();
+    let (f, p) = import_trace(committed.as_slice(), &opts).expect("the Perfetto form imports");
+    assert_eq!(f, TraceFormat::Perfetto);
+    let (_, v7) = import_trace(V7, &opts).expect("v7 imports");
+    assert_eq!(p.tasks.len(), v7.tasks.len());
+    for (a, b) in p.tasks.iter().zip(&v7.tasks) {
+        assert_eq!(a, b, "task {} from the Perfetto form against the trace.dat", b.name);
+    }
+    assert_eq!(without_description(p.scenario), without_description(v7.scenario));
+}
