@@ -24,6 +24,7 @@ use crate::wire::proto::{Input, Output, Progress, RunInfo};
 
 mod actions;
 mod saving;
+mod slides;
 pub(crate) mod teach;
 
 /// A request unanswered for this long means the worker is gone (answers take ~40 ms).
