@@ -55,7 +55,9 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
     let top = series.iter().flat_map(|s| s.1.iter().copied()).max().unwrap_or(0).max(1) as f64;
     // On a log axis the bars stand on 0.5 (10^-0.3), so a bucket of one sample shows.
     let y: fn(f64) -> f64 = if log_y { f64::log10 } else { |v| v };
-    let (floor, y_top) = if log_y { (-0.3, top.log10() + 0.15) } else { (0.0, top * 1.08) };
+    // Two series overlaid carry a legend in the upper right: headroom keeps it off the bars.
+    let room = if series.len() > 1 { 1.3 } else { 1.08 };
+    let (floor, y_top) = if log_y { (-0.3, top.log10() + if series.len() > 1 { 0.5 } else { 0.15 }) } else { (0.0, top * room) };
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 15))
         .margin(8)

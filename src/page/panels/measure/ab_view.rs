@@ -61,7 +61,11 @@ pub fn view_ab(t: &AbTable, ms: f64, on_seek: &Callback<u64>) -> Html {
                 </p>
             }
             if shown < t.tasks.len() {
-                <p class="hint">{ format!("Showing {shown} of {} tasks; the CSV has them all.", t.tasks.len()) }</p>
+                <p class="hint">{ if shown > first {
+                    format!("The {first} tasks that differ most, then the next {} behind a click: {shown} of {}; the CSV has them all.", shown - first, t.tasks.len())
+                } else {
+                    format!("Showing {shown} of {} tasks; the CSV has them all.", t.tasks.len())
+                } }</p>
             }
             if let Some(w) = &t.why {
                 { view_why(w, on_seek) }
