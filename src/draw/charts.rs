@@ -12,6 +12,22 @@ use web_sys::HtmlCanvasElement;
 pub const SERIES: [RGBColor; 6] =
     [RGBColor(0, 114, 178), RGBColor(213, 94, 0), RGBColor(0, 158, 115), RGBColor(204, 121, 167), RGBColor(86, 180, 233), RGBColor(0, 0, 0)];
 
+/// Presenter mode enlarges the page's type by 140 %; a chart's text, drawn in canvas pixels,
+/// follows it so a projector's back row reads the axes too.
+fn type_scale() -> f64 {
+    let present = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()).is_some_and(|b| b.class_name().split(' ').any(|c| c == "present"));
+    if present {
+        1.4
+    } else {
+        1.0
+    }
+}
+
+/// Font size `px` at the page's scale.
+fn px(px: f64, k: f64) -> u32 {
+    (px * k).round() as u32
+}
+
 /// Give `canvas` the width its row leaves it (the row's width less its siblings', as a table
 /// of percentiles beside a histogram), between 480 and 1600 px: a chart takes a projector's
 /// width instead of staying at the size it was written with.
@@ -51,6 +67,7 @@ pub fn draw_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], ser
 
 fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: &[(&str, &[u64])], log_y: bool) -> Option<()> {
     let root = area(canvas)?;
+    let k = type_scale();
     let n = labels.len().max(series.iter().map(|s| s.1.len()).max().unwrap_or(0)).max(1);
     let top = series.iter().flat_map(|s| s.1.iter().copied()).max().unwrap_or(0).max(1) as f64;
     // On a log axis the bars stand on 0.5 (10^-0.3), so a bucket of one sample shows.
@@ -59,11 +76,11 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
     let room = if series.len() > 1 { 1.3 } else { 1.08 };
     let (floor, y_top) = if log_y { (-0.3, top.log10() + if series.len() > 1 { 0.5 } else { 0.15 }) } else { (0.0, top * room) };
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 15))
+        .caption(title, ("sans-serif", px(15.0, k)))
         .margin(8)
         // Room for the rotated bucket labels and the axis title under them, clear of the bars.
-        .x_label_area_size(86)
-        .y_label_area_size(64)
+        .x_label_area_size(px(86.0, k))
+        .y_label_area_size(px(64.0, k))
         .build_cartesian_2d(0f64..n as f64, floor..y_top)
         .ok()?;
     // At most about 24 bucket labels, under whole buckets.
@@ -90,8 +107,9 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
         .x_label_formatter(&label)
         .y_label_formatter(&count)
         .y_labels(if log_y { ((y_top - floor) * 4.0).ceil() as usize + 1 } else { 6 })
-        .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
-        .axis_desc_style(("sans-serif", 12))
+        .y_label_style(("sans-serif", px(11.0, k)))
+        .x_label_style(("sans-serif", px(11.0, k)).into_font().transform(FontTransform::Rotate90))
+        .axis_desc_style(("sans-serif", px(12.0, k)))
         .x_desc("bucket (µs)")
         .y_desc(if log_y { "samples (log scale)" } else { "samples" })
         .draw()
@@ -120,14 +138,15 @@ pub fn draw_lines(canvas: &HtmlCanvasElement, title: &str, x_desc: &str, y_desc:
 
 fn try_lines(canvas: &HtmlCanvasElement, title: &str, x_desc: &str, y_desc: &str, xs: &[String], series: &[(String, Vec<Option<f64>>)]) -> Option<()> {
     let root = area(canvas)?;
+    let k = type_scale();
     let n = xs.len().max(1);
     let top = series.iter().flat_map(|s| s.1.iter().flatten().copied()).fold(0f64, f64::max);
     let top = if top > 0.0 { top * 1.08 } else { 1.0 };
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 15))
+        .caption(title, ("sans-serif", px(15.0, k)))
         .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
+        .x_label_area_size(px(40.0, k))
+        .y_label_area_size(px(64.0, k))
         .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
         .ok()?;
     // About 20 labels at most, on whole points.
@@ -136,7 +155,17 @@ fn try_lines(canvas: &HtmlCanvasElement, title: &str, x_desc: &str, y_desc: &str
         let i = x.round();
         if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize).is_multiple_of(every) { xs.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
     };
-    chart.configure_mesh().x_labels(n.min(200) * 2 + 1).max_light_lines(0).x_label_formatter(&label).x_desc(x_desc).y_desc(y_desc).draw().ok()?;
+    chart
+        .configure_mesh()
+        .x_labels(n.min(200) * 2 + 1)
+        .max_light_lines(0)
+        .x_label_formatter(&label)
+        .label_style(("sans-serif", px(12.0, k)))
+        .axis_desc_style(("sans-serif", px(12.0, k)))
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .draw()
+        .ok()?;
     for (k, (name, ys)) in series.iter().enumerate() {
         let c = SERIES[k % SERIES.len()];
         // A point without samples breaks the line rather than dropping it to zero.
