@@ -160,7 +160,7 @@ impl App {
         let p = &self.progress;
         html! {
             <section id="run" data-view-ns={p.view_ns.to_string()} data-finished={p.finished.to_string()}
-                data-events={p.events.to_string()} data-restarts={self.restarts.to_string()}>
+                data-events={p.events.to_string()} data-restarts={self.restarts.to_string()} data-settled={self.settled().to_string()}>
                 <dl class="summary">
                     <div><dt>{ "Scenario" }</dt><dd id="report-scenario">{ &info.name }</dd></div>
                     <div><dt>{ "Policy" }</dt><dd id="policy">{ &info.policy }</dd></div>

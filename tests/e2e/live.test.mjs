@@ -185,7 +185,8 @@ test('a panic in the worker is reported, and a new worker carries on with the sc
   await page.click('#btn-crash');
   await page.waitForSelector('#notice:has-text("worker stopped")', { timeout: 30_000 });
   await page.keyboard.press('Escape');
-  await waitView(page, () => document.querySelector('#run').dataset.restarts === '1' && document.querySelector('#run').dataset.viewNs === '4000000', 'restarted at the same time');
+  // Back at the same time, and settled: the new worker has rebuilt the run and answered the seek.
+  await waitView(page, () => document.querySelector('#run').dataset.restarts === '1' && document.querySelector('#run').dataset.viewNs === '4000000' && document.querySelector('#run').dataset.settled === 'true', 'restarted at the same time');
   await page.click('#btn-step-tick');
   await waitView(page, () => document.querySelector('#run').dataset.viewNs === '8000000', 'the new worker answers');
   // The edit (recorded at 4.001 ms) is part of the restarted run.

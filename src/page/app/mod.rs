@@ -501,6 +501,12 @@ pub fn current_hash() -> String {
 }
 
 impl App {
+    /// Nothing asked of the worker is outstanding: no answer awaited, none queued, no seek on its
+    /// way (after a restart, the run is back where it was). For tests to wait on.
+    pub(crate) fn settled(&self) -> bool {
+        self.in_flight.is_none() && self.queue.is_empty() && self.goal.is_none()
+    }
+
     fn spawn_worker(&mut self, ctx: &Context<Self>) {
         self.worker_gen = self.worker_gen.wrapping_add(1);
         let gen = self.worker_gen;
