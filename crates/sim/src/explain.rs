@@ -211,7 +211,7 @@ pub struct Decision {
     pub site: &'static Site,
 }
 
-fn ms(x: i64) -> String {
+pub(crate) fn ms(x: i64) -> String {
     format!("{:.3} ms", x as f64 / 1e6)
 }
 

@@ -21,7 +21,7 @@ fn ms6(ns: i64) -> String {
 }
 
 fn ms3(ns: u64) -> String {
-    format!("{:.3} ms", ns as f64 / 1e6)
+    crate::explain::ms(ns as i64)
 }
 
 /// Each task's nice, weight, state and vruntime − min_vruntime of its cfs_rq, as the page shows
@@ -73,19 +73,8 @@ pub fn card(v: &Validated, step: &LessonStep) -> Result<Card, ScenarioError> {
             let t = sim.tasks.iter().position(|x| &x.name == task).ok_or_else(|| ScenarioError::at("lesson.steps[0].question.task", format!("no task named {task:?}")))? as u32;
             sim.fair.enable_log();
             sim.run_through(step.at_ns);
-            // Only what happens from the question's moment on: the next wakeup, not a past one.
-            if let Some(l) = sim.fair.log.as_mut() {
-                l.clear();
-            }
-            let d = loop {
-                let found = sim.fair.log.as_ref().and_then(|l| l.iter().find(|d| d.task == t && matches!(d.why, Why::CfsWakeup { .. })).copied());
-                if found.is_some() || !sim.step_instant() {
-                    break found;
-                }
-                if let Some(l) = sim.fair.log.as_mut() {
-                    l.retain(|d| d.task == t && matches!(d.why, Why::CfsWakeup { .. }));
-                }
-            };
+            // The same wakeup check the answer is about: the next one from the moment shown.
+            let d = super::next_decision(&mut sim, &|d| d.task == t && matches!(d.why, Why::CfsWakeup { .. }));
             let mut facts = vec![head];
             facts.extend(task_lines(&sim).into_iter().filter(|l| l.starts_with(&format!("**{task}**"))).map(|l| format!("{l} (now)")));
             let clamp = if c.feat.latency_max_clamp_wakeup { "on" } else { "off" };

@@ -30,22 +30,10 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
     sim.run_through(step.at_ns);
     let name = |s: &Sim, t: u32| s.tasks.get(t as usize).map_or_else(|| "idle".to_string(), |x| x.name.clone());
     let task_index = |s: &Sim, n: &str| s.tasks.iter().position(|t| t.name == n).map(|i| i as u32);
-    let found = |sim: &mut Sim, pred: &dyn Fn(&Decision) -> bool| -> Option<Decision> {
-        let mut seen = sim.fair.log.as_ref().map_or(0, Vec::len);
-        loop {
-            if let Some(d) = sim.fair.log.as_ref().and_then(|l| l[seen..].iter().find(|d| pred(d)).copied()) {
-                return Some(d);
-            }
-            seen = sim.fair.log.as_ref().map_or(0, Vec::len);
-            if !sim.step_instant() {
-                return None;
-            }
-        }
-    };
     let out = match &q.kind {
         QuestionKind::NextTask { cpu } => {
             let cpu = *cpu;
-            found(&mut sim, &|d| d.cpu == cpu && matches!(d.why, Why::Pick { .. })).map(|d| Answer {
+            next_decision(&mut sim, &|d| d.cpu == cpu && matches!(d.why, Why::Pick { .. })).map(|d| Answer {
                 value: name(&sim, d.task),
                 at_ns: d.at_ns,
                 explanation: d.describe(&|t| name(&sim, t)),
@@ -53,7 +41,7 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
         }
         QuestionKind::WillPreempt { task } => {
             let Some(t) = task_index(&sim, task) else { return Ok(None) };
-            found(&mut sim, &|d| d.task == t && matches!(d.why, Why::CfsWakeup { .. } | Why::EevdfWakeup { .. })).map(|d| Answer {
+            next_decision(&mut sim, &|d| d.task == t && matches!(d.why, Why::CfsWakeup { .. } | Why::EevdfWakeup { .. })).map(|d| Answer {
                 value: if d.outcome { "yes" } else { "no" }.to_string(),
                 at_ns: d.at_ns,
                 explanation: format!("{}.{}", d.describe(&|x| name(&sim, x)), worked_wakeup(&sim, task, t, &d)),
@@ -74,6 +62,21 @@ pub fn answer(v: &Validated, step: &LessonStep) -> Result<Option<Answer>, Scenar
     Ok(out)
 }
 
+/// The first decision matching `pred` that the log records from now on (the log must be on),
+/// stepping the run instant by instant; None if the run ends first.
+pub(crate) fn next_decision(sim: &mut Sim, pred: &dyn Fn(&Decision) -> bool) -> Option<Decision> {
+    let mut seen = sim.fair.log.as_ref().map_or(0, Vec::len);
+    loop {
+        if let Some(d) = sim.fair.log.as_ref().and_then(|l| l[seen..].iter().find(|d| pred(d)).copied()) {
+            return Some(d);
+        }
+        seen = sim.fair.log.as_ref().map_or(0, Vec::len);
+        if !sim.step_instant() {
+            return None;
+        }
+    }
+}
+
 /// The wakeup check worked through with the kernel's numbers: the wakee's granularity from
 /// its weight (`wakeup_gran()`, v6.2/v12), the wakeup clamp named on or off, the comparison.
 fn worked_wakeup(sim: &Sim, task: &str, t: u32, d: &Decision) -> String {
@@ -81,12 +84,11 @@ fn worked_wakeup(sim: &Sim, task: &str, t: u32, d: &Decision) -> String {
     if via_groups {
         return String::new();
     }
-    let ms = |x: i64| format!("{:.3} ms", x as f64 / 1e6);
+    let ms = crate::explain::ms;
+    let gran_sysctl = ms(sim.fair.cfg.wakeup_granularity_ns as i64);
     let w = sim.tasks.get(t as usize).map_or(0, |x| crate::weights::scale_load_down(sim.fair.ents[x.se as usize].load.weight));
     let mut s = format!(
-        " Worked: wakeup_gran({task}) = calc_delta_fair({}, {task}) = {} × 1024 / {w} = {}",
-        ms(sim.fair.cfg.wakeup_granularity_ns as i64),
-        ms(sim.fair.cfg.wakeup_granularity_ns as i64),
+        " Worked: wakeup_gran({task}) = calc_delta_fair({gran_sysctl}, {task}) = {gran_sysctl} × 1024 / {w} = {}",
         ms(wakeup_gran)
     );
     if offset != 0 {
