@@ -56,11 +56,16 @@ impl App {
             self.sched_error = Some(e);
             return;
         }
-        let new = doc.to_string();
-        self.text = Some(new.clone());
+        self.run_again(ctx, doc.to_string());
+    }
+
+    /// Make `text` the scenario (kept as the user's edit) and run it again from the start, back
+    /// to the current time.
+    pub(super) fn run_again(&mut self, ctx: &Context<Self>, text: String) {
+        self.text = Some(text.clone());
         self.resume_ns = Some(self.progress.view_ns);
         self.save_view();
-        self.load(ctx, new, Origin::Panel);
+        self.load(ctx, text, Origin::Panel);
     }
 
     /// The "inside the scheduler" panels changed what they look at. Turning the decision log or

@@ -442,12 +442,10 @@ impl Component for App {
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
-        if let Some(id) = self.teach.scroll_to.take() {
-            if id == "lesson-try" {
-                crate::page::panels::scroll_to_end(&id);
-            } else {
-                crate::page::panels::scroll_to(&id);
-            }
+        match self.teach.scroll_to.take() {
+            Some((id, teach::ScrollBy::End)) => crate::page::panels::scroll_to_end(&id),
+            Some((id, teach::ScrollBy::Start)) => crate::page::panels::scroll_to(&id),
+            None => {}
         }
         // Keep the picker showing the scenario on screen, whatever the user did with it.
         if let Some(sel) = self.picker.cast::<HtmlSelectElement>() {

@@ -47,6 +47,14 @@ pub enum TeachMsg {
     AnswerKey,
 }
 
+/// Which edge of an element a scroll brings into view: its top (a panel the step names, below
+/// the sticky bar), or its bottom (what was just added at the end of the lesson column).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ScrollBy {
+    Start,
+    End,
+}
+
 /// A "Try it" made at a step: the figures the step showed before it, and the scenario to go
 /// back to.
 pub struct Tried {
@@ -76,7 +84,7 @@ pub struct Teach {
     /// it acted on (a step without highlights clears `stage`).
     stage_seq: u32,
     /// An element to scroll to once the page has drawn it (a staged switch).
-    pub scroll_to: Option<String>,
+    pub scroll_to: Option<(String, ScrollBy)>,
     pub ex_kind: String,
     pub ex_seed: String,
     pub ex_error: Option<String>,
@@ -177,7 +185,7 @@ impl App {
                     None => self.teach.step = self.teach.step.min(n.saturating_sub(1)),
                 }
                 if self.teach.tried.as_ref().is_some_and(|t| t.step == self.teach.step) {
-                    self.teach.scroll_to = Some("lesson-try".into());
+                    self.teach.scroll_to = Some(("lesson-try".into(), ScrollBy::End));
                 }
                 self.apply_link_view(ctx);
             }
@@ -198,12 +206,7 @@ impl App {
                 }
             }
             Output::AnswerKey(Err(e)) => self.teach.ex_error = Some(format!("The answer key could not be made: {e}")),
-            Output::Tried(Ok(text)) => {
-                self.text = Some(text.clone());
-                self.resume_ns = Some(self.progress.view_ns);
-                self.save_view();
-                self.load(ctx, text, Origin::Panel);
-            }
+            Output::Tried(Ok(text)) => self.run_again(ctx, text),
             Output::Tried(Err(e)) => {
                 let label = self.teach.tried.take().map(|t| t.label).unwrap_or_default();
                 self.teach.lesson_error = Some(format!("\"{label}\" could not be made: {e}"));
@@ -437,16 +440,13 @@ impl App {
             }
             TeachMsg::Untry => {
                 if let Some(undo) = self.teach.tried.take().map(|t| t.undo) {
-                    self.change_settings(ctx, |doc| {
-                        *doc = serde_json::from_str(&undo).map_err(|e| e.to_string())?;
-                        Ok(())
-                    });
+                    self.run_again(ctx, undo);
                 }
             }
             TeachMsg::Show(kind, what) => match kind.as_str() {
                 "cpu" => crate::page::panels::scroll_to("timeline"),
                 "switch" => {
-                    self.teach.scroll_to = Some(format!("feat-{what}"));
+                    self.teach.scroll_to = Some((format!("feat-{what}"), ScrollBy::Start));
                     self.stage(vec![(kind, what)], true);
                 }
                 _ => self.stage(vec![(kind, what)], true),
