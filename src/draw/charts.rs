@@ -28,18 +28,20 @@ fn px(px: f64, k: f64) -> u32 {
     (px * k).round() as u32
 }
 
-/// Give `canvas` the width its row leaves it (the row's width less its siblings', as a table
-/// of percentiles beside a histogram), between 480 and 1600 px: a chart takes a projector's
-/// width instead of staying at the size it was written with.
+/// Give `canvas` the width its row leaves it (the row's width less that of the siblings beside
+/// it, as a table of percentiles beside a histogram; siblings above or below take none), between
+/// 480 and 1600 px: a chart takes a projector's width instead of the size it was written with.
 fn fit_width(canvas: &HtmlCanvasElement) {
+    use wasm_bindgen::JsCast;
     let Some(row) = canvas.parent_element() else { return };
+    let (top, bottom) = (canvas.offset_top(), canvas.offset_top() + canvas.offset_height());
     let mut others = 0;
     let kids = row.children();
     for i in 0..kids.length() {
-        if let Some(k) = kids.item(i) {
-            if k.get_attribute("id") != canvas.get_attribute("id") {
-                others += k.client_width() + 16;
-            }
+        let Some(k) = kids.item(i).and_then(|k| k.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
+        let beside = k.offset_top() < bottom && k.offset_top() + k.offset_height() > top;
+        if beside && k.get_attribute("id") != canvas.get_attribute("id") {
+            others += k.client_width() + 16;
         }
     }
     let avail = row.client_width() - others;
@@ -125,7 +127,7 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
         chart.draw_series(bars).ok()?.label(*name).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(alpha).filled()));
     }
     if series.len() > 1 {
-        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).draw().ok()?;
+        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.85)).border_style(BLACK).draw().ok()?;
     }
     root.present().ok()
 }
