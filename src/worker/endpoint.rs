@@ -33,12 +33,17 @@ pub fn register() {
     SimWorker::registrar().register();
 }
 
-/// During a long seek, task figures go out at most this often (they cost a selection per task).
+/// During a long seek, task figures go out at most this often (they cost a selection per task,
+/// and the page a layout of the whole tasks table).
 const LIVE_EVERY_MS: f64 = 250.0;
 
 pub struct SimWorker {
     host: Option<Host>,
     last_live: f64,
+    /// When the seek being answered in parts began (`None` once an answer arrived): its first
+    /// partial answers leave the figures out, so a jump to the end costs the page one table
+    /// update at the end instead of one at its first step as well.
+    seeking_since: Option<f64>,
 }
 
 fn clock_ms() -> f64 {
@@ -52,7 +57,7 @@ impl Worker for SimWorker {
 
     fn create(scope: &WorkerScope<Self>) -> Self {
         let _ = scope;
-        SimWorker { host: None, last_live: 0.0 }
+        SimWorker { host: None, last_live: 0.0, seeking_since: None }
     }
 
     fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
@@ -75,6 +80,7 @@ impl SimWorker {
             Input::Load { text } => match Host::load(&text) {
                 Ok((host, info)) => {
                     self.host = Some(host);
+                    self.seeking_since = None;
                     Output::Loaded(info)
                 }
                 Err(message) => {
@@ -93,16 +99,19 @@ impl SimWorker {
                 Output::Progress(h.progress((0, 0.0)))
             }),
             Input::Seek { to_ns } => {
-                let last_live = self.last_live;
-                let mut sent_live = false;
+                let since = self.last_live.max(*self.seeking_since.get_or_insert_with(clock_ms));
+                let (mut sent_live, mut arrived) = (false, true);
                 let out = self.with_host(|h| {
                     let w = h.seek(to_ns, &budget);
-                    let arrived = h.view_ns() >= to_ns.min(h.duration_ns());
-                    sent_live = arrived || clock_ms() - last_live > LIVE_EVERY_MS;
+                    arrived = h.arrived(to_ns);
+                    sent_live = arrived || clock_ms() - since > LIVE_EVERY_MS;
                     Output::Progress(h.progress_with(w, sent_live))
                 });
                 if sent_live {
                     self.last_live = clock_ms();
+                }
+                if arrived {
+                    self.seeking_since = None;
                 }
                 out
             }

@@ -135,6 +135,12 @@ impl Host {
         self.view_ns
     }
 
+    /// Whether a seek to `to_ns` is answered in full: the view is there (or at the end), or the
+    /// core stopped the run, which goes no further.
+    pub fn arrived(&self, to_ns: u64) -> bool {
+        self.view_ns >= to_ns.min(self.sim.duration_ns) || self.sim.runaway.is_some()
+    }
+
     /// Whether instants up to `t` inclusive have all been processed in the current state.
     fn processed_upto(&self) -> u64 {
         // Instants before this are processed.
