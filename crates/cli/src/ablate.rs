@@ -83,9 +83,9 @@ pub fn ablate_cmd(args: &[String]) -> ExitCode {
             "--csv" => csv_out = true,
             "--figure" => figure = it.next().cloned(),
             "--preset" => preset_name = it.next().cloned(),
-            "--jobs" => match it.next().and_then(|j| j.parse::<usize>().ok()).filter(|j| (1..=256).contains(j)) {
-                Some(j) => jobs = Some(j),
-                None => return fail("--jobs takes a whole number from 1 to 256".into()),
+            "--jobs" => match crate::pool::parse_jobs(it.next()) {
+                Ok(j) => jobs = Some(j),
+                Err(e) => return fail(e),
             },
             s => {
                 if let Err(e) = ab.take(s) {
@@ -111,9 +111,12 @@ pub fn ablate_cmd(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {}: {e}", crate::printable(&file))),
     };
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let runner = |texts: &[String]| crate::pool::run_parallel(texts, jobs, |_, _| {});
-    let r = match ablate(&text, &a, &b, &figure, &runner) {
+    let jobs = jobs.unwrap_or_else(crate::pool::default_jobs);
+    let bar = crate::progress::Bar::new("ablate");
+    let runner = |texts: &[String]| crate::pool::run_parallel(texts, jobs, |i, n| bar.set(i, n));
+    let r = ablate(&text, &a, &b, &figure, &runner);
+    bar.finish();
+    let r = match r {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {}", crate::printable(&file), crate::printable(&e.to_string()))),
     };

@@ -15,6 +15,7 @@ mod interop;
 mod latency;
 mod measure;
 mod pool;
+mod progress;
 
 const USAGE: &str = "usage: fairground run FILE [--json]
 

@@ -2,17 +2,17 @@
 //! line, as text or JSON.
 
 use fairground_sim::measure::sweep::MAX_POINTS;
-use fairground_sim::measure::{apply, check_sweep_cost, compare, parse_assignment, parse_values, sweep_by, Assignment, SweepPoint};
+use fairground_sim::measure::{apply, check_sweep_cost, compare_reports, parse_assignment, parse_values, sweep_by, variants, Assignment, SweepPoint};
 use fairground_sim::{Limits, ScenarioError};
 use serde_json::{json, Value};
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use crate::{emit, printable};
 
-pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--first-divergence [N]] [--json]
+pub const USAGE: &str = "  compare FILE --a PATH=VALUE... --b PATH=VALUE... [--first-divergence [N]] [--jobs N] [--json]
                                 run FILE under two variants (same seed) and print what changed
-                                (with --first-divergence: the first N decisions where they part),
+                                (with --first-divergence: the first N decisions where they part);
+                                A and B run on two threads (--jobs 1: one after the other),
                                 e.g. --a scheduler.features.latency_max_clamp_wakeup=true
                                      --b scheduler.features.latency_max_clamp_wakeup=false
   samples FILE                  every wakeup-latency and preempt-delay sample of a run, as CSV
@@ -62,11 +62,15 @@ impl AbArgs {
 
 pub fn compare_cmd(args: &[String]) -> ExitCode {
     let (mut ab, mut json_out) = (AbArgs::default(), false);
-    let mut diverge = None;
+    let (mut diverge, mut jobs) = (None, crate::pool::default_jobs());
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--json" => json_out = true,
+            "--jobs" => match crate::pool::parse_jobs(it.next()) {
+                Ok(j) => jobs = j,
+                Err(e) => return fail(e),
+            },
             "--first-divergence" => {
                 // An optional count follows: how many diverging decisions to list.
                 let n = it.clone().next().and_then(|x| x.parse::<usize>().ok());
@@ -89,9 +93,17 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
         Err(e) => return fail(e),
     };
     if let Some(n) = diverge {
-        return first_divergence(&file, &text, &a, &b, n, json_out);
+        return first_divergence(&file, &text, &a, &b, n, jobs, json_out);
     }
-    let c = match compare(&text, &a, &b, &Limits::NATIVE) {
+    // The two runs are independent: on two threads an A/B takes the time of its longer run.
+    let runs = variants(&text, &a, &b).and_then(|texts| {
+        let mut r = crate::pool::run_parallel(&texts, jobs, |_, _| {}).into_iter();
+        match (r.next(), r.next()) {
+            (Some(ra), Some(rb)) => Ok(compare_reports(ra?, rb?)),
+            _ => Err(ScenarioError::at("", "a run did not finish")),
+        }
+    });
+    let c = match runs {
         Ok(c) => c,
         Err(e) => return fail(format!("{file}: {e}")),
     };
@@ -109,9 +121,18 @@ pub fn compare_cmd(args: &[String]) -> ExitCode {
 
 /// `compare --first-divergence [N]`: the first N decisions at which runs A and B part ways,
 /// each side in words (from both runs' decision logs).
-fn first_divergence(file: &str, text: &str, a: &[Assignment], b: &[Assignment], n: usize, json_out: bool) -> ExitCode {
+fn first_divergence(file: &str, text: &str, a: &[Assignment], b: &[Assignment], n: usize, jobs: usize, json_out: bool) -> ExitCode {
     use fairground_sim::measure::diverge::{divergences, log_of, namer, run_logged};
-    let runs = run_logged(text, a, &Limits::NATIVE).and_then(|ra| run_logged(text, b, &Limits::NATIVE).map(|rb| (ra, rb)));
+    let runs = if jobs > 1 {
+        std::thread::scope(|s| {
+            let rb = s.spawn(|| run_logged(text, b, &Limits::NATIVE));
+            let ra = run_logged(text, a, &Limits::NATIVE);
+            let rb = rb.join().unwrap_or_else(|_| Err(ScenarioError::at("", "run B did not finish")));
+            ra.and_then(|ra| rb.map(|rb| (ra, rb)))
+        })
+    } else {
+        run_logged(text, a, &Limits::NATIVE).and_then(|ra| run_logged(text, b, &Limits::NATIVE).map(|rb| (ra, rb)))
+    };
     let (ra, rb) = match runs {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {}", printable(file), printable(&e.to_string()))),
@@ -160,9 +181,9 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
             "--task" => task = it.next().cloned(),
             "--json" => json_out = true,
             "--csv" => csv_out = true,
-            "--jobs" => match it.next().and_then(|j| j.parse::<usize>().ok()).filter(|j| (1..=256).contains(j)) {
-                Some(j) => jobs = Some(j),
-                None => return fail("--jobs takes a whole number from 1 to 256".into()),
+            "--jobs" => match crate::pool::parse_jobs(it.next()) {
+                Ok(j) => jobs = Some(j),
+                Err(e) => return fail(e),
             },
             s if !s.starts_with('-') && file.is_none() => file = Some(s.to_string()),
             s => return fail(format!("unknown option {s}")),
@@ -183,13 +204,11 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = jobs.unwrap_or_else(crate::pool::default_jobs);
     let by_ref = by.as_ref().map(|(p, v)| (p.as_str(), v.as_slice()));
-    let tty = std::io::stderr().is_terminal();
+    let bar = crate::progress::Bar::new("sweep");
     let progress = |i: usize, n: usize| {
-        if tty {
-            eprint!("\rfairground: sweep {i}/{n}");
-        }
+        bar.set(i, n);
         true
     };
     // One thread: the core's own sweep, point after point. More: the same points, run on
@@ -199,9 +218,7 @@ pub fn sweep_cmd(args: &[String]) -> ExitCode {
         Ok(p) => p,
         Err(e) => return fail(format!("{file}: {e}")),
     };
-    if tty {
-        eprintln!();
-    }
+    bar.finish();
     if csv_out {
         return emit(&fairground_sim::measure::csv::sweep_csv(&points));
     }

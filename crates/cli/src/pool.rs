@@ -5,6 +5,16 @@ use fairground_sim::{run_text, Limits, ScenarioError};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+/// The value after `--jobs`: a whole number from 1 to 256.
+pub fn parse_jobs(v: Option<&String>) -> Result<usize, String> {
+    v.and_then(|j| j.parse::<usize>().ok()).filter(|j| (1..=256).contains(j)).ok_or_else(|| "--jobs takes a whole number from 1 to 256".to_string())
+}
+
+/// Threads when `--jobs` is not given: one per CPU.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Run the scenario texts on `jobs` threads; each result lands at its text's index, so the
 /// output does not depend on which thread ran what. `progress(done, n)` follows each run.
 pub fn run_parallel<T: AsRef<str> + Sync>(texts: &[T], jobs: usize, progress: impl Fn(usize, usize) + Sync) -> Vec<Result<Report, ScenarioError>> {

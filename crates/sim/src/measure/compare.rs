@@ -86,10 +86,17 @@ fn run_variant_with(base: &str, set: &[Assignment], limits: &Limits, trace: bool
 
 /// Run `base` (a scenario file's text) under `a` and under `b`, same seed.
 pub fn compare(base: &str, a: &[Assignment], b: &[Assignment], limits: &Limits) -> Result<Comparison, ScenarioError> {
-    let v = crate::scenario::parse_jsonc(base)?;
-    let ra = run_text(&variant(&v, a)?, limits)?;
-    let rb = run_text(&variant(&v, b)?, limits)?;
+    let [ta, tb] = variants(base, a, b)?;
+    let ra = run_text(&ta, limits)?;
+    let rb = run_text(&tb, limits)?;
     Ok(compare_reports(ra, rb))
+}
+
+/// The two scenario texts `compare` runs, `base` under `a` and under `b`, for a caller that
+/// runs them side by side (the CLI on two threads) and hands the reports to `compare_reports`.
+pub fn variants(base: &str, a: &[Assignment], b: &[Assignment]) -> Result<[String; 2], ScenarioError> {
+    let v = crate::scenario::parse_jsonc(base)?;
+    Ok([variant(&v, a)?, variant(&v, b)?])
 }
 
 /// The A/B rows of two finished runs' reports.

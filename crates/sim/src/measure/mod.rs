@@ -12,7 +12,7 @@ pub mod latency;
 pub mod patch;
 pub mod sweep;
 
-pub use compare::{compare, compare_reports, run_variant, run_variant_logged, Comparison, Row};
+pub use compare::{compare, compare_reports, run_variant, run_variant_logged, variants, Comparison, Row};
 pub use sweep::{check_sweep_cost, parse_values, sweep, sweep_by, SweepPoint};
 pub use hist::Histogram;
 pub use patch::{apply, parse_assignment, Assignment};
