@@ -3,7 +3,8 @@
 //   bash scripts/build.sh && node scripts/static-server.mjs dist 8080 &
 //   BASE_URL=http://127.0.0.1:8080/ node tests/bench/end.mjs
 // For each scenario (SCENARIOS, default hackbench-8cpu), in a fresh context: open it, wait
-// until the first timeline is drawn and nothing is outstanding (#run data-settled), press
+// until the first timeline is drawn and nothing is outstanding (#run data-settled) and a
+// second more (PAUSE_MS), press
 // "End" (#btn-end) and time until the run is finished and settled again (the last answer
 // taken in; its drawing follows in the same frame). It also prints the page's "Worker speed"
 // at the end. RUNS sets how many of each (default 5); the median is printed. To compare two
@@ -12,9 +13,10 @@ import { chromium } from 'playwright-core';
 
 const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8080/').replace(/\/?$/, '/');
 const RUNS = Number(process.env.RUNS || 5);
+const PAUSE_MS = Number(process.env.PAUSE_MS ?? 1000);
 const SCENARIOS = (process.env.SCENARIOS || 'hackbench-8cpu').split(',');
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--headless', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--headless', '--disable-gpu', ...(process.env.JS_FLAGS ? [`--js-flags=${process.env.JS_FLAGS}`] : [])] });
 
 async function toEnd(stem) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
@@ -22,6 +24,8 @@ async function toEnd(stem) {
   await page.goto(`${BASE_URL}#scenario=${stem}`);
   await page.waitForSelector('#timeline[data-draw-ms]', { timeout: 120_000 });
   await page.waitForSelector('#run[data-settled="true"]', { timeout: 120_000 });
+  // A user reads the page before pressing End: PAUSE_MS (default 1 s) of it.
+  await page.waitForTimeout(PAUSE_MS);
   // Timed inside the page, from the click to the mutation that says finished and settled, so
   // that the harness's own round trips do not count.
   const ms = await page.evaluate(() => new Promise((resolve) => {

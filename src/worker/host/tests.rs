@@ -69,6 +69,27 @@ fn small_budgets_reach_the_same_state_as_one_big_step() {
     assert_eq!(page.last.view_ns, 400_000_000);
 }
 
+/// The warm-up runs a copy: it does the work (within its budget), and the run it was taken
+/// from answers exactly as one that was never warmed, at time 0 and later.
+#[test]
+fn warming_up_runs_a_copy_and_leaves_the_run_as_it_was() {
+    let (_, whole) = run_to(S, u64::MAX);
+    for at in [0, 123_456_789] {
+        let (mut h, mut page) = run_to(S, at);
+        let before = h.sim.events;
+        let all = h.warm_up(&unlimited());
+        assert!(all > 1_000, "the copy ran to the end: {all} events");
+        let c = std::cell::Cell::new(0.0);
+        let some = h.warm_up(&Budget { clock_ms: &tiny(&c), max_ms: 1.0 });
+        assert!((256..all).contains(&some), "the budget cut the copy short: {some} of {all} events");
+        assert_eq!((h.sim.events, h.view_ns()), (before, at));
+        let w = h.seek(u64::MAX, &unlimited());
+        page.take(h.progress(w));
+        assert_eq!(page.slices, whole.slices);
+        assert_eq!(page.last.live, whole.last.live);
+    }
+}
+
 #[test]
 fn going_back_gives_the_state_of_a_run_that_stopped_there() {
     for target in [0, 1, 3_999_999, 4_000_000, 123_456_789, 399_999_999] {
