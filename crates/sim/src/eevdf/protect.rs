@@ -201,6 +201,6 @@ pub fn propagate_min_slice(f: &mut Fair, se: u32) {
     let q = f.ents[se as usize].cfs_rq;
     if f.cfs_rqs[q as usize].curr != se && f.ents[se as usize].on_rq {
         use crate::rbtree::RbAugment;
-        super::tree::MinVruntimeMaxSlice(&mut f.ents).augment_propagate(se, NIL);
+        super::tree::MinVruntimeCb::<true>(&mut f.ents).augment_propagate(se, NIL);
     }
 }

@@ -28,28 +28,35 @@ pub fn entity_before(ver: Version, a: &Entity, b: &Entity) -> bool {
 
 /// The arena through `run_node`, with v6.6's `min_deadline_cb`.
 pub struct MinDeadline<'a>(pub &'a mut [Entity]);
-/// The arena through `run_node`, with v6.12's `min_vruntime_cb`.
-pub struct MinVruntime<'a>(pub &'a mut [Entity]);
-/// The arena through `run_node`, with v6.18.44's `min_vruntime_cb` (`max_slice` added).
-pub struct MinVruntimeMaxSlice<'a>(pub &'a mut [Entity]);
+/// The arena through `run_node`, with `min_vruntime_cb`: v6.12's, or with `MAX_SLICE`
+/// v6.18.44's, which keeps each subtree's longest slice too.
+pub struct MinVruntimeCb<'a, const MAX_SLICE: bool>(pub &'a mut [Entity]);
+/// v6.12's `min_vruntime_cb`.
+pub type MinVruntime<'a> = MinVruntimeCb<'a, false>;
+/// v6.18.44's `min_vruntime_cb` (`max_slice` added).
+pub type MinVruntimeMaxSlice<'a> = MinVruntimeCb<'a, true>;
 
-macro_rules! run_node_access {
-    ($t:ident) => {
-        impl RbAccess for $t<'_> {
-            #[inline]
-            fn node(&self, id: u32) -> &RbNode {
-                &self.0[id as usize].run_node
-            }
-            #[inline]
-            fn node_mut(&mut self, id: u32) -> &mut RbNode {
-                &mut self.0[id as usize].run_node
-            }
-        }
-    };
+impl RbAccess for MinDeadline<'_> {
+    #[inline]
+    fn node(&self, id: u32) -> &RbNode {
+        &self.0[id as usize].run_node
+    }
+    #[inline]
+    fn node_mut(&mut self, id: u32) -> &mut RbNode {
+        &mut self.0[id as usize].run_node
+    }
 }
-run_node_access!(MinDeadline);
-run_node_access!(MinVruntime);
-run_node_access!(MinVruntimeMaxSlice);
+
+impl<const MAX_SLICE: bool> RbAccess for MinVruntimeCb<'_, MAX_SLICE> {
+    #[inline]
+    fn node(&self, id: u32) -> &RbNode {
+        &self.0[id as usize].run_node
+    }
+    #[inline]
+    fn node_mut(&mut self, id: u32) -> &mut RbNode {
+        &mut self.0[id as usize].run_node
+    }
+}
 
 impl RbAugment for MinDeadline<'_> {
     /// `min_deadline_update()` (v6.6).
@@ -72,38 +79,10 @@ impl RbAugment for MinDeadline<'_> {
     }
 }
 
-impl RbAugment for MinVruntime<'_> {
-    /// `min_vruntime_update()` (v6.12).
-    #[inline]
-    fn augment_recompute(&mut self, id: u32) -> bool {
-        let e = &self.0[id as usize];
-        let (old_v, old_s) = (e.min_vruntime, e.min_slice);
-        let (mut v, mut s) = (e.vruntime, e.slice);
-        for c in [e.run_node.right, e.run_node.left] {
-            if c != NIL {
-                let r = &self.0[c as usize];
-                if gt(v, r.min_vruntime) {
-                    v = r.min_vruntime;
-                }
-                s = s.min(r.min_slice);
-            }
-        }
-        let e = &mut self.0[id as usize];
-        e.min_vruntime = v;
-        e.min_slice = s;
-        v != old_v || s != old_s
-    }
-    /// RB_DECLARE_CALLBACKS copies only the declared field, `min_vruntime`: on a rotation
-    /// `min_slice` is not carried over, exactly as in v6.12 (see docs/model.md).
-    #[inline]
-    fn augment_copy(&mut self, old: u32, new: u32) {
-        self.0[new as usize].min_vruntime = self.0[old as usize].min_vruntime;
-    }
-}
-
-impl RbAugment for MinVruntimeMaxSlice<'_> {
-    /// `min_vruntime_update()` (v6.18.44: 6e3c0a4e1ad1 "sched/fair: Fix lag clamp", 6.18.17,
-    /// adds `max_slice`, and the entity is unchanged only if all three fields are).
+impl<const MAX_SLICE: bool> RbAugment for MinVruntimeCb<'_, MAX_SLICE> {
+    /// `min_vruntime_update()`: v6.12's, and v6.18.44's with `max_slice` (6e3c0a4e1ad1
+    /// "sched/fair: Fix lag clamp", 6.18.17), where the entity is unchanged only if all three
+    /// fields are.
     #[inline]
     fn augment_recompute(&mut self, id: u32) -> bool {
         let e = &self.0[id as usize];
@@ -116,17 +95,23 @@ impl RbAugment for MinVruntimeMaxSlice<'_> {
                     v = r.min_vruntime;
                 }
                 s = s.min(r.min_slice);
-                m = m.max(r.max_slice);
+                if MAX_SLICE {
+                    m = m.max(r.max_slice);
+                }
             }
         }
         let e = &mut self.0[id as usize];
         e.min_vruntime = v;
         e.min_slice = s;
-        e.max_slice = m;
-        v != old_v || s != old_s || m != old_m
+        if MAX_SLICE {
+            e.max_slice = m;
+        }
+        v != old_v || s != old_s || (MAX_SLICE && m != old_m)
     }
-    /// Still `RB_DECLARE_CALLBACKS` on `min_vruntime` alone in 6.18.44: a rotation carries
-    /// neither slice augment over (upstream's 51b0e68cfa0a, which copies all three, is later).
+    /// RB_DECLARE_CALLBACKS copies only the declared field, `min_vruntime`: on a rotation
+    /// `min_slice` is not carried over, exactly as in v6.12 (see docs/model.md), and in
+    /// 6.18.44 neither is `max_slice` (upstream's 51b0e68cfa0a, which copies all three, is
+    /// later).
     #[inline]
     fn augment_copy(&mut self, old: u32, new: u32) {
         self.0[new as usize].min_vruntime = self.0[old as usize].min_vruntime;
@@ -154,7 +139,7 @@ pub fn enqueue_timeline(f: &mut Fair, rq: u32, se: u32) {
         Version::V612 => {
             e.min_vruntime = e.vruntime;
             e.min_slice = e.slice;
-            let mut acc = MinVruntime(&mut f.ents);
+            let mut acc = MinVruntimeCb::<false>(&mut f.ents);
             rbtree::rb_add_augmented_cached(root, se, &mut acc, |a: &MinVruntime, x, y| {
                 entity_before(Version::V612, &a.0[x as usize], &a.0[y as usize])
             });
@@ -164,7 +149,7 @@ pub fn enqueue_timeline(f: &mut Fair, rq: u32, se: u32) {
             // the new leaf's stale value is what its parent sees.
             e.min_vruntime = e.vruntime;
             e.min_slice = e.slice;
-            let mut acc = MinVruntimeMaxSlice(&mut f.ents);
+            let mut acc = MinVruntimeCb::<true>(&mut f.ents);
             rbtree::rb_add_augmented_cached(root, se, &mut acc, |a: &MinVruntimeMaxSlice, x, y| {
                 entity_before(Version::V618, &a.0[x as usize], &a.0[y as usize])
             });
@@ -180,10 +165,10 @@ pub fn dequeue_timeline(f: &mut Fair, rq: u32, se: u32) {
             rbtree::rb_erase_augmented_cached(root, se, &mut MinDeadline(&mut f.ents));
         }
         Version::V612 => {
-            rbtree::rb_erase_augmented_cached(root, se, &mut MinVruntime(&mut f.ents));
+            rbtree::rb_erase_augmented_cached(root, se, &mut MinVruntimeCb::<false>(&mut f.ents));
         }
         Version::V618 => {
-            rbtree::rb_erase_augmented_cached(root, se, &mut MinVruntimeMaxSlice(&mut f.ents));
+            rbtree::rb_erase_augmented_cached(root, se, &mut MinVruntimeCb::<true>(&mut f.ents));
         }
     }
     avg_vruntime_sub(f, rq, se);
