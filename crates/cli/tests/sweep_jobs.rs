@@ -27,6 +27,8 @@ fn parallel_sweep_equals_sequential_byte_for_byte() {
             let (code, par, err) = run(jobs);
             assert_eq!(code, 0, "{err}");
             assert_eq!(par, seq, "--jobs {jobs} {form:?}");
+            // The progress bar is for terminals: a pipe gets nothing on stderr.
+            assert_eq!(err, "", "--jobs {jobs} {form:?}");
         }
     }
 }
