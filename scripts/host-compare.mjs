@@ -179,6 +179,8 @@ const EXPLAINED = {
   },
   // Another seed's draw of the bursts puts the model in the host's range.
   model_draw: (f) => f.seeds != null && f.seeds.some((x) => x >= f.host.min && x <= f.host.max),
+  // The same probe started at another point of the tick puts the model in the host's range.
+  start_phase: (f) => f.starts != null && f.starts.some((x) => x >= f.host.min && x <= f.host.max),
   // One wakeup's step: the model's sample one rank below or above its percentile lies in the
   // host's range.
   rank_step: (f) => (f.what === 'p50' || f.what === 'p90') && (f.adjacent || []).some((x) => x >= f.host.min && x <= f.host.max),
@@ -189,6 +191,7 @@ const EXPLANATIONS = {
   pair_migrations: 'Migrations of the pair: the model\'s wakeup placement is a model of select_idle_sibling() (docs/model.md, "Many CPUs"), without wake_affine, cache hotness or the other tasks of the machine; on the host the two CPUs are shared with everything else running (build jobs, the harness), which moves the pair around.',
   tick_quantum: 'The tick\'s quantum: hogs are preempted only at ticks (nothing else enters the kernel on their CPU), so each one\'s CPU time is a whole number of ticks, and where in its lag cycle the window ends decides which hog had the last one. One tick of the window is the bound printed with the verdict; the model\'s and the host\'s shares are less than that apart.',
   model_draw: 'The model\'s own draw: its bursts are drawn from the host\'s measured spread, so its run is one draw of many, and under another seed (seeds 1-5, their range printed with the verdict; seed 1 is the value shown) it lies in the host\'s range. With a burst\'s sd near 0.1 ms, a task\'s CPU time over 3 s moves by about 0.1 pt from seed to seed, and its p90 by tens of µs.',
+  start_phase: 'Where the run starts in the tick: the model\'s tasks start together at a tick (time 0), the host\'s at an arbitrary point of it (PROBE_START_NS), and without the host\'s timer and tick jitter the model keeps its start\'s phase for the whole run: the same probe started 1, 2 or 3 ms after a tick (values printed with the verdict, in that order after the reported one) moves its late fraction by up to 3.7 pt and its p90 by up to 0.2 ms, and one of those starts lies in the host\'s range. The host\'s five runs, each started at its own phase, agree more closely than that, as a run that forgets its start would.',
   rank_step: 'One wakeup\'s step: the model\'s percentile is one sample of its single run, and the sample one rank below or above it (one wakeup more or fewer among the late ones) lies in the host\'s range. The model\'s wakeups sweep the tick\'s phases in fixed steps (10.101 ms against a 4 ms tick), so its tick-bound latencies come in clusters about 40 µs apart (at the default slice: 3557, 3596-3598, 3637-3639, 3677 µs around its p90, in a run of this model), and a percentile of them moves a whole cluster at a time; the host\'s timer and tick land where they will (in traces of this host the tick fired 3-79 µs past its 4 ms grid, median 12 µs), so its percentiles fall between.',
   percentile_knee: 'The p90 of a two-mode latency: a wakeup either runs at once (tens of µs) or waits for the next tick (up to a tick), and the fraction that waits, the "late" row (more than 0.5 ms late), agrees with the host\'s. With that fraction near 10 %, the 90th percentile falls in one mode or the other by a few wakeups, so p90 jumps by milliseconds between runs or between host and model while the behaviour is the same.',
 };
@@ -249,6 +252,8 @@ function pooledCycles(p, runs) {
 const MODEL_SWITCH_NS = 980;
 // The seeds of the model's runs where it draws bursts; the first is the one reported.
 const MODEL_SEEDS = [1, 2, 3, 4, 5];
+// Where in the tick the model's tasks start (ms after one); the first is the one reported.
+const START_MS = [0, 1, 2, 3];
 
 /// A task's behaviour in the model. A periodic or bursty task needs, per cycle, the CPU time
 /// its host runs were charged (pooledCycles), not the nominal run: a 3 ms spin cost 2.8-3.35 ms
@@ -263,23 +268,24 @@ function modelBehavior(t, cycle) {
   return { kind: 'bursty', run_us, sleep_us: t.sleep_us };
 }
 
-function simRun(cli, p, env, cycles, seed = 1) {
+function simRun(cli, p, env, cycles, seed = 1, startMs = 0) {
   const pair = p.cpus === 'pair';
   const scenario = {
     format: 'fairground-scenario/1',
     name: `validation ${p.id}`,
     seed,
-    duration_ms: Math.round(seconds * 1000),
+    duration_ms: Math.round(seconds * 1000) + startMs,
     machine: { cpus: pair ? 2 : 1, hz: env.hz, preemption: env.modelPreemption, costs: 'measured' },
     scheduler: { policy, tunables: { tunable_scaling: 'none', base_slice_ns: env.baseSlice } },
     tasks: p.tasks.map((t) => ({
       name: t.name,
+      ...(startMs ? { start_ms: startMs } : {}),
       nice: t.nice,
       ...(t.slice_us ? { slice_us: t.slice_us } : {}),
       behavior: modelBehavior(t, cycles[p.tasks.indexOf(t)]),
     })),
   };
-  const file = path.join(os.tmpdir(), `fairground-validation-${p.id}${seed === 1 ? '' : `-seed${seed}`}.json`);
+  const file = path.join(os.tmpdir(), `fairground-validation-${p.id}${seed === 1 ? '' : `-seed${seed}`}${startMs ? `-start${startMs}` : ''}.json`);
   fs.writeFileSync(file, JSON.stringify(scenario));
   const report = JSON.parse(sh(cli, ['run', file, '--json']));
   const total = report.tasks.reduce((a, t) => a + t.cpu_ns, 0);
@@ -363,6 +369,12 @@ async function main() {
     // probe under other seeds, for the model_draw reason.
     const drawn = cycles.some((c) => c && c.sd);
     const others = drawn ? MODEL_SEEDS.slice(1).map((seed) => simRun(cli, p, env, cycles, seed)) : [];
+    // A periodic task's figures depend on where in the tick the model's tasks start (its
+    // wakeups keep that phase for the whole run); the host's start anywhere: the same probe
+    // started 1, 2 and 3 ms after a tick, for the start_phase reason.
+    const tickMs = 1000 / env.hz;
+    const periodic = p.tasks.some((t) => t.kind === 'periodic');
+    const shifted = periodic ? START_MS.filter((ms) => ms > 0 && ms < tickMs).map((ms) => simRun(cli, p, env, cycles, 1, ms)) : [];
     for (const [name, whats] of Object.entries(p.figures)) {
       const i = p.tasks.findIndex((t) => t.name === name);
       for (const what of whats) {
@@ -372,6 +384,7 @@ async function main() {
         const within = model >= host.min && model <= host.max;
         const f = { probe: p, task: name, what, host, model, within, adjacent: sim[i].adjacent[what] };
         f.seeds = others.length ? [model, ...others.map((o) => o[i][what] / perSecond)] : null;
+        f.starts = shifted.length && what !== 'share' ? [model, ...shifted.map((o) => o[i][what] / perSecond)] : null;
         f.abs2 = what === 'share' ? Math.abs(model - host.mean) <= 0.02 : null;
         rows.push(f);
       }
@@ -426,7 +439,8 @@ async function main() {
     for (const r of pr) {
       const f = fmt[r.what];
       const bound = r.explained === 'tick_quantum' ? `: one tick = ${(100 * env.tickShare).toFixed(2)} pt`
-        : r.explained === 'model_draw' ? `: seeds ${MODEL_SEEDS[0]}-${MODEL_SEEDS.at(-1)} give ${f(Math.min(...r.seeds))} – ${f(Math.max(...r.seeds))}` : '';
+        : r.explained === 'model_draw' ? `: seeds ${MODEL_SEEDS[0]}-${MODEL_SEEDS.at(-1)} give ${f(Math.min(...r.seeds))} – ${f(Math.max(...r.seeds))}`
+          : r.explained === 'start_phase' ? `: started ${r.starts.map((_, k) => START_MS[k]).join(', ')} ms after a tick, ${r.starts.map(f).join(', ')}` : '';
       const v = r.within ? 'within' : r.explained === 'unexplained' ? '**not: unexplained finding**' : `not (${r.explained.replace('_', ' ')}${bound})`;
       const extra = r.what === 'share' ? (r.abs2 ? ', ≤ 2 pt' : ', **> 2 pt**') : '';
       L.push(`| ${r.task} | ${r.what} | ${f(r.host.mean)} [${f(r.host.min)} – ${f(r.host.max)}] | ${f(r.model)} | ${diff[r.what](r.model, r.host.mean)} | ${v}${extra} |`);
