@@ -227,7 +227,7 @@ async function hostRun(probe, p) {
 /// own kernel work (its wakeup's return to user mode, the sleep's system call and timer, the
 /// interrupts that struck it: no IRQ_TIME_ACCOUNTING here).
 function cycleCpu(t, r) {
-  if (t.kind === 'periodic') return r.count ? { mean: r.cpu_ns / r.count, sd: null } : null;
+  if (t.kind === 'periodic') return r.cycles ? { mean: r.cpu_ns / r.cycles, sd: null } : null;
   if (t.kind === 'bursty' && r.cycle_cpu_mean_ns) return { mean: r.cycle_cpu_mean_ns, sd: r.cycle_cpu_sd_ns };
   return null;
 }
