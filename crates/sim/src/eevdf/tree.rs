@@ -36,27 +36,23 @@ pub type MinVruntime<'a> = MinVruntimeCb<'a, false>;
 /// v6.18.44's `min_vruntime_cb` (`max_slice` added).
 pub type MinVruntimeMaxSlice<'a> = MinVruntimeCb<'a, true>;
 
-impl RbAccess for MinDeadline<'_> {
-    #[inline]
-    fn node(&self, id: u32) -> &RbNode {
-        &self.0[id as usize].run_node
-    }
-    #[inline]
-    fn node_mut(&mut self, id: u32) -> &mut RbNode {
-        &mut self.0[id as usize].run_node
-    }
+/// `run_node` of the arena's entity, for each set of callbacks.
+macro_rules! run_node_access {
+    ([$($gen:tt)*] $t:ty) => {
+        impl<$($gen)*> RbAccess for $t {
+            #[inline]
+            fn node(&self, id: u32) -> &RbNode {
+                &self.0[id as usize].run_node
+            }
+            #[inline]
+            fn node_mut(&mut self, id: u32) -> &mut RbNode {
+                &mut self.0[id as usize].run_node
+            }
+        }
+    };
 }
-
-impl<const MAX_SLICE: bool> RbAccess for MinVruntimeCb<'_, MAX_SLICE> {
-    #[inline]
-    fn node(&self, id: u32) -> &RbNode {
-        &self.0[id as usize].run_node
-    }
-    #[inline]
-    fn node_mut(&mut self, id: u32) -> &mut RbNode {
-        &mut self.0[id as usize].run_node
-    }
-}
+run_node_access!([] MinDeadline<'_>);
+run_node_access!([const MAX_SLICE: bool] MinVruntimeCb<'_, MAX_SLICE>);
 
 impl RbAugment for MinDeadline<'_> {
     /// `min_deadline_update()` (v6.6).
