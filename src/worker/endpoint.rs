@@ -69,7 +69,7 @@ impl Worker for SimWorker {
 
     /// The only message to itself: warm up the run just loaded (`Host::warm_up`).
     fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {
-        if let Some(h) = &self.host {
+        if let Some(h) = &mut self.host {
             h.warm_up(&Budget { clock_ms: &clock_ms, max_ms: WARM_UP_MS });
         }
     }

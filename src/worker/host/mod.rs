@@ -139,11 +139,18 @@ impl Host {
     /// processed. A browser first runs WebAssembly through its baseline compiler and
     /// optimizes a function only once it has run hot for a while, and the call running when
     /// that happens stays baseline code (V8's dynamic tiering, without on-stack replacement):
-    /// the first jump to the end of a run paid that at the user's expense, at a third of the
-    /// optimized speed. The copy takes the run's own policy and workloads through their hot
+    /// the first jump to the end of a run paid that at the user's expense, at half the
+    /// optimized speed or less. The copy takes the run's own policy and workloads through their hot
     /// paths while nobody is waiting; the run itself is untouched.
-    pub fn warm_up(&self, budget: &Budget) -> u64 {
+    pub fn warm_up(&mut self, budget: &Budget) -> u64 {
+        // Without the slices recorded so far (a run restored after a restart may hold many),
+        // but recording its own, as the run does.
+        let trace = self.sim.trace.take();
         let mut sim = self.sim.clone();
+        if trace.is_some() {
+            sim.enable_trace();
+        }
+        self.sim.trace = trace;
         let start = (budget.clock_ms)();
         let mut n = 0u32;
         while sim.step_instant() {
