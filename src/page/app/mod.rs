@@ -203,6 +203,11 @@ pub struct App {
     pub(crate) picked: Option<(u32, u64)>,
     pub(crate) teach: teach::Teach,
     _hashchange: Option<EventListener>,
+    /// The fragment the page itself put in the URL (an empty one becomes the default
+    /// scenario's), so that a hashchange event still queued from before does not open it
+    /// again as if the user had (that cleared the start page when the index arrived between
+    /// a navigation to `#` and its event).
+    own_hash: Option<String>,
     _keydown: Option<EventListener>,
     _frames: Interval,
 }
@@ -316,6 +321,7 @@ impl Component for App {
             picked: None,
             teach: teach::Teach::default(),
             _hashchange: hashchange,
+            own_hash: None,
             _keydown: keydown,
             _frames: frames,
         };
@@ -330,6 +336,9 @@ impl Component for App {
                 self.open_current(ctx);
             }
             Msg::HashChanged => {
+                if self.own_hash.take().is_some_and(|h| h == current_hash()) {
+                    return false;
+                }
                 self.saved_error = None;
                 if self.index.is_some() {
                     self.open_current(ctx);

@@ -304,7 +304,10 @@ impl App {
             // Make the URL say what is shown, without adding a history entry.
             if let Some(w) = web_sys::window() {
                 if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("#scenario={DEFAULT_STEM}")));
+                    let own = format!("#scenario={DEFAULT_STEM}");
+                    if h.replace_state_with_url(&JsValue::NULL, "", Some(&own)).is_ok() {
+                        self.own_hash = Some(own);
+                    }
                 }
             }
             route = Route::Scenario(DEFAULT_STEM.into());
