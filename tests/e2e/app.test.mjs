@@ -303,6 +303,21 @@ test('a share link carries the view: a fresh browser opens at the same time, wit
   await other.close();
 }, { timeout: 120_000 });
 
+// The page puts the default scenario's fragment in the URL itself; a hashchange event still
+// queued from a navigation to # (the index arrived in between) must not open that fragment as
+// if the user had: it cleared the start page (3 of 24 quick navigations to # in a script).
+test('a stale hashchange for the fragment the page wrote itself leaves the start page on screen', async ({ page }) => {
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.waitForSelector('#start', { timeout: 60_000 });
+  assertEqual(await page.evaluate(() => location.hash), `#scenario=${DEFAULT_STEM}`, 'the page names what it shows');
+  await page.evaluate(() => window.dispatchEvent(new HashChangeEvent('hashchange')));
+  await page.waitForTimeout(500);
+  assertEqual(await page.locator('#start').count(), 1, 'the start page stays');
+  // A real navigation still opens what it names.
+  await page.evaluate(() => { location.hash = '#scenario=nice-0-vs-5'; });
+  await page.waitForFunction(() => !document.getElementById('start'), null, { timeout: 30_000 });
+});
+
 test('a first visit shows the start page: the lessons as cards, a one-click A/B of the clamp, every scenario by group; test controls stay out of the help', async ({ page }) => {
   await page.goto(BASE_URL, { waitUntil: 'load' });
   await page.evaluate(() => localStorage.clear());
