@@ -31,10 +31,6 @@ pub struct MinDeadline<'a>(pub &'a mut [Entity]);
 /// The arena through `run_node`, with `min_vruntime_cb`: v6.12's, or with `MAX_SLICE`
 /// v6.18.44's, which keeps each subtree's longest slice too.
 pub struct MinVruntimeCb<'a, const MAX_SLICE: bool>(pub &'a mut [Entity]);
-/// v6.12's `min_vruntime_cb`.
-pub type MinVruntime<'a> = MinVruntimeCb<'a, false>;
-/// v6.18.44's `min_vruntime_cb` (`max_slice` added).
-pub type MinVruntimeMaxSlice<'a> = MinVruntimeCb<'a, true>;
 
 /// `run_node` of the arena's entity, for each set of callbacks.
 macro_rules! run_node_access {
@@ -123,34 +119,31 @@ pub fn enqueue_timeline(f: &mut Fair, rq: u32, se: u32) {
     avg_vruntime_add(f, rq, se);
     let ver = version(f);
     let root = &mut f.cfs_rqs[rq as usize].tasks_timeline;
-    let e = &mut f.ents[se as usize];
     match ver {
         Version::V66 => {
+            let e = &mut f.ents[se as usize];
             e.min_deadline = e.deadline;
             let mut acc = MinDeadline(&mut f.ents);
             rbtree::rb_add_augmented_cached(root, se, &mut acc, |a: &MinDeadline, x, y| {
                 entity_before(Version::V66, &a.0[x as usize], &a.0[y as usize])
             });
         }
-        Version::V612 => {
-            e.min_vruntime = e.vruntime;
-            e.min_slice = e.slice;
-            let mut acc = MinVruntimeCb::<false>(&mut f.ents);
-            rbtree::rb_add_augmented_cached(root, se, &mut acc, |a: &MinVruntime, x, y| {
-                entity_before(Version::V612, &a.0[x as usize], &a.0[y as usize])
-            });
-        }
-        Version::V618 => {
-            // 6.18.44 does not set max_slice here (upstream's 9a8bc9bb4c3f adds it later), so
-            // the new leaf's stale value is what its parent sees.
-            e.min_vruntime = e.vruntime;
-            e.min_slice = e.slice;
-            let mut acc = MinVruntimeCb::<true>(&mut f.ents);
-            rbtree::rb_add_augmented_cached(root, se, &mut acc, |a: &MinVruntimeMaxSlice, x, y| {
-                entity_before(Version::V618, &a.0[x as usize], &a.0[y as usize])
-            });
-        }
+        Version::V612 => enqueue_by_deadline::<false>(root, se, &mut f.ents),
+        // 6.18.44 does not set max_slice here (upstream's 9a8bc9bb4c3f adds it later), so the
+        // new leaf's stale value is what its parent sees.
+        Version::V618 => enqueue_by_deadline::<true>(root, se, &mut f.ents),
     }
+}
+
+/// v6.12's and v6.18.44's `__enqueue_entity()` tree part: keyed by deadline, the new leaf's
+/// `min_vruntime` and `min_slice` set from its own, then `min_vruntime_cb` up the path.
+fn enqueue_by_deadline<const MAX_SLICE: bool>(root: &mut rbtree::RbRootCached, se: u32, ents: &mut [Entity]) {
+    let e = &mut ents[se as usize];
+    e.min_vruntime = e.vruntime;
+    e.min_slice = e.slice;
+    rbtree::rb_add_augmented_cached(root, se, &mut MinVruntimeCb::<MAX_SLICE>(ents), |a: &MinVruntimeCb<MAX_SLICE>, x, y| {
+        entity_before(Version::V612, &a.0[x as usize], &a.0[y as usize])
+    });
 }
 
 /// `__dequeue_entity()`.
