@@ -39,7 +39,7 @@ impl Rng {
         let us = match *d {
             Dist::Fixed(v) => v,
             // Inverse CDF; 1 - u is in (0, 1] so the log is finite.
-            Dist::Exp(mean) => -mean * libm::log(1.0 - self.next_f64()),
+            Dist::Exp(mean) => return exp_ns(mean, 1.0 - self.next_f64()),
             Dist::Uniform(lo, hi) => lo + (hi - lo) * self.next_f64(),
             Dist::Normal(mean, sd) => {
                 // Box–Muller, one value per draw.
@@ -51,6 +51,46 @@ impl Rng {
         round_ns(us * 1000.0)
     }
 }
+
+/// `round_ns(-mean · ln(v) · 1000)` with `libm::log` as the logarithm, bit for bit, by a
+/// quicker road where there is one.
+///
+/// `libm::log` is the software log that keeps native and WebAssembly runs identical, and it
+/// was the largest single cost of a draw. Natively the platform's `ln` is several times
+/// quicker but may differ from it in the last bits. Both are within 1 ulp of the true log, so
+/// `libm::log(v)` lies within `LN_SLACK` ulps of `v.ln()`; every step after the log (two
+/// roundings of a product, then `round_ns`) is monotone in it, so when the two ends of that
+/// bracket give the same whole ns, `libm::log(v)` gives it too. Only a result within about
+/// 10⁻⁸ ns of a rounding edge falls back to `libm::log`. In WebAssembly `ln` is `libm::log`
+/// itself, so it is called directly.
+#[inline]
+fn exp_ns(mean: f64, v: f64) -> u64 {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let l = v.ln();
+        // Negative and not so close to 0 that the bracket would leave the negative doubles;
+        // ln(1) = 0 exactly, which the slow road gives at once.
+        let bits = l.to_bits();
+        if l < 0.0 && l.is_finite() && (bits & !SIGN) > LN_SLACK {
+            // A negative double's magnitude grows with its bits.
+            let more = f64::from_bits(bits + LN_SLACK);
+            let less = f64::from_bits(bits - LN_SLACK);
+            let a = round_ns(-mean * more * 1000.0);
+            if a == round_ns(-mean * less * 1000.0) {
+                return a;
+            }
+        }
+    }
+    round_ns(-mean * libm::log(v) * 1000.0)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+const SIGN: u64 = 1 << 63;
+/// How many ulps `libm::log` may lie from the platform's `ln`: each is within 1 ulp of the
+/// true value (fdlibm's bound; glibc's is 0.52), so 2 would do; 1024 costs nothing, as a
+/// fallback needs the result within about 2·10⁻¹³ of its magnitude from a rounding edge.
+#[cfg(not(target_arch = "wasm32"))]
+const LN_SLACK: u64 = 1024;
 
 /// `x` rounded to the nearest whole ns, halves away from zero (`libm::round`), then clamped to
 /// [0, 1e18], NaN giving 0. Truncation and the fraction it leaves decide the rounding, in
@@ -129,6 +169,41 @@ mod tests {
         for x in xs {
             assert_eq!(round_ns(x), round_ns_libm(x), "x = {x:e} ({:#x})", x.to_bits());
         }
+    }
+
+    /// The quick road of `exp_ns` gives what `libm::log` gives, over a million uniform draws at
+    /// the means scenarios use and on values placed on a rounding edge, where the bracket has
+    /// to fall back (and is seen to).
+    #[test]
+    fn exp_ns_is_libm_log() {
+        let reference = |mean: f64, v: f64| round_ns(-mean * libm::log(v) * 1000.0);
+        let mut r = Rng::new(5, 0);
+        for mean in [0.0, 0.001, 1.0, 150.0, 900.0, 1000.0, 12_345.678, 1e9, 1e15, f64::INFINITY] {
+            for _ in 0..100_000 {
+                let v = 1.0 - r.next_f64();
+                assert_eq!(exp_ns(mean, v), reference(mean, v), "mean {mean}, v {v:e}");
+            }
+        }
+        for v in [1.0, 1.0 - f64::EPSILON / 2.0, f64::MIN_POSITIVE, 2f64.powi(-53), 0.5, 0.999_999_999] {
+            assert_eq!(exp_ns(150.0, v), reference(150.0, v), "v {v:e}");
+        }
+        // Means that put -mean·ln(v)·1000 on x.5 for a v: the bracket straddles the edge, and
+        // the result is libm's on either side of it.
+        let mut straddled = 0;
+        for k in 1..2000u64 {
+            let v = 1.0 / (1.0 + k as f64 / 997.0);
+            let target = 1000.0 * k as f64 + 0.5;
+            let mean = target / (-libm::log(v) * 1000.0);
+            for m in [mean, f64::from_bits(mean.to_bits() + 1), f64::from_bits(mean.to_bits() - 1)] {
+                // Within a tenth of the bracket's half-width of the edge: it falls back.
+                let x = -m * v.ln() * 1000.0;
+                if (x - x.floor() - 0.5).abs() < x * 2e-14 {
+                    straddled += 1;
+                }
+                assert_eq!(exp_ns(m, v), reference(m, v), "mean {m:e}, v {v:e}");
+            }
+        }
+        assert!(straddled > 1000, "only {straddled} draws landed on an edge");
     }
 
     #[test]
