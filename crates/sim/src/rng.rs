@@ -58,39 +58,32 @@ impl Rng {
 /// `libm::log` is the software log that keeps native and WebAssembly runs identical, and it
 /// was the largest single cost of a draw. Natively the platform's `ln` is several times
 /// quicker but may differ from it in the last bits. Both are within 1 ulp of the true log, so
-/// `libm::log(v)` lies within `LN_SLACK` ulps of `v.ln()`; every step after the log (two
-/// roundings of a product, then `round_ns`) is monotone in it, so when the two ends of that
-/// bracket give the same whole ns, `libm::log(v)` gives it too. Only a result within about
-/// 10⁻⁸ ns of a rounding edge falls back to `libm::log`. In WebAssembly `ln` is `libm::log`
-/// itself, so it is called directly.
+/// the two products differ by at most 2⁻⁵⁰ of their size (2 ulps of the log, and each product
+/// rounded twice): when no half ns lies within `LN_TOLERANCE` of the quick product, both round
+/// to the same whole ns. Only a product within about 10⁻¹² of its size from a half ns falls
+/// back to `libm::log`. In WebAssembly `ln` is `libm::log` itself, so it is called directly.
 #[inline]
 fn exp_ns(mean: f64, v: f64) -> u64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let l = v.ln();
-        // Negative and not so close to 0 that the bracket would leave the negative doubles;
-        // ln(1) = 0 exactly, which the slow road gives at once.
-        let bits = l.to_bits();
-        if l < 0.0 && l.is_finite() && (bits & !SIGN) > LN_SLACK {
-            // A negative double's magnitude grows with its bits.
-            let more = f64::from_bits(bits + LN_SLACK);
-            let less = f64::from_bits(bits - LN_SLACK);
-            let a = round_ns(-mean * more * 1000.0);
-            if a == round_ns(-mean * less * 1000.0) {
-                return a;
+        let x = -mean * v.ln() * 1000.0;
+        // Positive (ln(1) = 0 takes the slow road), not NaN, and small enough that its
+        // fraction is exact and the clamp of round_ns is far.
+        if x > 0.0 && x < 1.0e15 {
+            let t = x as u64;
+            let frac = x - t as f64;
+            if (frac - 0.5).abs() > x * LN_TOLERANCE {
+                return t + u64::from(frac >= 0.5);
             }
         }
     }
     round_ns(-mean * libm::log(v) * 1000.0)
 }
 
+/// How far, relative to its size, the quick product may lie from `libm::log`'s: 2⁻⁵⁰ would
+/// do; 2⁻⁴⁰ leaves room for a platform `ln` a thousand ulps out.
 #[cfg(not(target_arch = "wasm32"))]
-const SIGN: u64 = 1 << 63;
-/// How many ulps `libm::log` may lie from the platform's `ln`: each is within 1 ulp of the
-/// true value (fdlibm's bound; glibc's is 0.52), so 2 would do; 1024 costs nothing, as a
-/// fallback needs the result within about 2·10⁻¹³ of its magnitude from a rounding edge.
-#[cfg(not(target_arch = "wasm32"))]
-const LN_SLACK: u64 = 1024;
+const LN_TOLERANCE: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// `x` rounded to the nearest whole ns, halves away from zero (`libm::round`), then clamped to
 /// [0, 1e18], NaN giving 0. Truncation and the fraction it leaves decide the rounding, in
@@ -172,8 +165,8 @@ mod tests {
     }
 
     /// The quick road of `exp_ns` gives what `libm::log` gives, over a million uniform draws at
-    /// the means scenarios use and on values placed on a rounding edge, where the bracket has
-    /// to fall back (and is seen to).
+    /// the means scenarios use and on products placed on a half ns, where the quick road has
+    /// to fall back (without the fallback this test fails there).
     #[test]
     fn exp_ns_is_libm_log() {
         let reference = |mean: f64, v: f64| round_ns(-mean * libm::log(v) * 1000.0);
@@ -187,15 +180,15 @@ mod tests {
         for v in [1.0, 1.0 - f64::EPSILON / 2.0, f64::MIN_POSITIVE, 2f64.powi(-53), 0.5, 0.999_999_999] {
             assert_eq!(exp_ns(150.0, v), reference(150.0, v), "v {v:e}");
         }
-        // Means that put -mean·ln(v)·1000 on x.5 for a v: the bracket straddles the edge, and
-        // the result is libm's on either side of it.
+        // Means that put -mean·ln(v)·1000 on x.5 for a v: the two logs may round to different
+        // sides of it, and the result is libm's side.
         let mut straddled = 0;
         for k in 1..2000u64 {
             let v = 1.0 / (1.0 + k as f64 / 997.0);
             let target = 1000.0 * k as f64 + 0.5;
             let mean = target / (-libm::log(v) * 1000.0);
             for m in [mean, f64::from_bits(mean.to_bits() + 1), f64::from_bits(mean.to_bits() - 1)] {
-                // Within a tenth of the bracket's half-width of the edge: it falls back.
+                // Within a fortieth of the tolerance of the edge: it falls back.
                 let x = -m * v.ln() * 1000.0;
                 if (x - x.floor() - 0.5).abs() < x * 2e-14 {
                     straddled += 1;
