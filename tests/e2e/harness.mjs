@@ -10,6 +10,10 @@ export const BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:8080/').repla
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const TEST_TIMEOUT_MS = Number(process.env.E2E_TEST_TIMEOUT_MS || 90_000);
 const TOTAL_TIMEOUT_MS = Number(process.env.E2E_TOTAL_TIMEOUT_MS || 12 * 60_000);
+// For chasing a flaky test by hand: only the tests whose name contains E2E_ONLY, each run
+// E2E_REPEAT times (CI sets neither).
+const ONLY = process.env.E2E_ONLY || '';
+const REPEAT = Math.max(1, Number(process.env.E2E_REPEAT || 1));
 
 const tests = [];
 
@@ -30,7 +34,8 @@ export async function download(page, selector) {
 
 /** Register a test: fn({ page, context }) runs with a fresh page. */
 export function test(name, fn, { timeout = TEST_TIMEOUT_MS } = {}) {
-  tests.push({ name, fn, timeout });
+  if (!name.includes(ONLY)) return;
+  for (let i = 0; i < REPEAT; i++) tests.push({ name, fn, timeout });
 }
 
 export function assert(cond, message) {
