@@ -14,19 +14,19 @@ mod ab_charts;
 mod ab_view;
 mod ablate;
 mod choices;
+mod hist;
 mod real;
 
 use crate::page::app::now_ms;
 use crate::page::export_web::{save_bytes, save_canvas_png, save_text, Handoff, Ping};
 use crate::page::logic::doc_of;
-use choices::{first_task_figure, hist_sets, targets, values};
+use choices::{first_task_figure, targets, values};
 use std::rc::Rc;
 
 use crate::page::worker_pool::{Answered, Pool};
 use crate::wire::ab::AbTable;
 use crate::wire::measure::{Answer, ExportKind, LogHist, Request};
 use crate::wire::proto::{Input, Output};
-
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -230,14 +230,6 @@ impl MeasurePanel {
     }
 }
 
-/// "p99.5_us" as schbench heads its line: "99.5th".
-fn pct_label(f: &str) -> String {
-    match f {
-        "max_us" => "max".into(),
-        f => format!("{:.1}th", f.trim_start_matches('p').trim_end_matches("_us").parse::<f64>().unwrap_or(0.0)),
-    }
-}
-
 fn size(bytes: usize) -> String {
     if bytes >= 1 << 20 {
         format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
@@ -404,21 +396,7 @@ impl Component for MeasurePanel {
                     self.status = Some("The table was copied as text (also under \"As text\" below).".into());
                 }
             }
-            Msg::Histogram => {
-                let Some(task) = self.hist_of.clone().or_else(|| ctx.props().selected.clone()) else { return false };
-                let width_us = match self.hist_width.trim() {
-                    "" => None,
-                    w => match w.parse::<u64>() {
-                        Ok(w) if w > 0 => Some(w),
-                        _ => {
-                            self.error = Some(format!("Bucket width \"{w}\": give whole µs (1 or more), or leave it empty for runqlat's log2 buckets."));
-                            return true;
-                        }
-                    },
-                };
-                let preempt = self.hist_preempt;
-                self.send(ctx, Job::Histogram, |text| Request::Histogram { text, task, width_us, preempt });
-            }
+            Msg::Histogram => return self.ask_hist(ctx),
             Msg::HistOf(w) => self.hist_of = (!w.is_empty()).then_some(w),
             Msg::HistWidth(w) => self.hist_width = w,
             Msg::HistKind(k) => self.hist_preempt = k == "preempt",
@@ -468,14 +446,7 @@ impl Component for MeasurePanel {
             self.scroll_hist = false;
             super::scroll_to("hist-canvas");
         }
-        if !self.hist_drawn {
-            if let (Some(h), Some(c)) = (&self.hist, self.canvas.cast::<web_sys::HtmlCanvasElement>()) {
-                let n: u64 = h.counts.iter().sum();
-                let kind = h.width_us.map_or_else(|| "log2 buckets".to_string(), |w| format!("buckets of {w} µs"));
-                crate::draw::charts::draw_hist(&c, &format!("{}: {}, {n} samples, {kind}", h.task, h.kind), &h.labels, &[(h.task.as_str(), &h.counts)], self.hist_log);
-                self.hist_drawn = true;
-            }
-        }
+        self.draw_hist();
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -558,47 +529,7 @@ impl Component for MeasurePanel {
                 <ablate::Ablate text={ctx.props().text.clone()} b={self.changes(&doc)}
                     figure={first_task_figure(&doc)}
                     on_ab={link.callback(Msg::AbOf)} />
-                <h4>{ "Latency histogram" }</h4>
-                <div class="ab-choose">
-                    <label for="hist-of">{ "Of" }</label>
-                    <select id="hist-of" onchange={link.callback(|e: Event| Msg::HistOf(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
-                        <option value="" selected={self.hist_of.is_none()}>{ ctx.props().selected.as_ref().map_or_else(|| "the selected task (none yet)".to_string(), |t| format!("the selected task ({t})")) }</option>
-                        { for hist_sets(&doc).into_iter().map(|x| html! { <option selected={self.hist_of.as_ref() == Some(&x)} value={x.clone()}>{ x }</option> }) }
-                    </select>
-                    <select id="hist-kind" aria-label="Which samples" onchange={link.callback(|e: Event| Msg::HistKind(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
-                        <option value="wakeup" selected={!self.hist_preempt}>{ "wakeup latency" }</option>
-                        <option value="preempt" selected={self.hist_preempt}>{ "preempt delay" }</option>
-                    </select>
-                    <label for="hist-width">{ "buckets" }</label>
-                    <input id="hist-width" type="text" inputmode="numeric" placeholder="log2" title="Empty: runqlat's log2 buckets of µs. A number: linear buckets that many µs wide." value={self.hist_width.clone()}
-                        onchange={link.callback(|e: Event| Msg::HistWidth(e.target_unchecked_into::<HtmlInputElement>().value()))} />
-                    <span class="hint">{ "µs wide (empty: log2)" }</span>
-                    <label><input id="hist-log" type="checkbox" checked={self.hist_log}
-                        onchange={link.callback(|e: Event| Msg::HistLog(e.target_unchecked_into::<HtmlInputElement>().checked()))} />{ " log scale" }</label>
-                    <button id="btn-hist" disabled={disabled || (self.hist_of.is_none() && ctx.props().selected.is_none())} onclick={link.callback(|_| Msg::Histogram)}>{ "Histogram" }</button>
-                    if self.hist.is_some() {
-                        <button id="btn-hist-png" onclick={link.callback(|_| Msg::HistPng)}>{ "Download PNG" }</button>
-                    }
-                </div>
-                if self.hist_of.is_none() && ctx.props().selected.is_none() {
-                    <p class="hint">{ "Select a task (click it in the timeline or the table), or choose all tasks, a workload or a cgroup, for its wakeup-latency histogram over the whole run." }</p>
-                }
-                if let Some(h) = &self.hist {
-                    <div class="hist-row">
-                        <canvas id="hist-canvas" ref={self.canvas.clone()} width="640" height="300" data-task={h.task.clone()}
-                            data-counts={h.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}
-                            data-kind={h.kind.clone()} aria-label={format!("Histogram of the {} of {}", h.kind, h.task)} />
-                        <table id="hist-pct" class="ab-task">
-                            <caption>{ format!("{} percentiles (µs)", h.kind) }</caption>
-                            <tbody>
-                                { for h.pct.iter().map(|(f, x)| html! {
-                                    <tr data-figure={f.clone()}><th scope="row">{ pct_label(f) }</th><td class="num">{ x.map_or_else(|| "–".into(), |v| format!("{v:.1}")) }</td></tr>
-                                }) }
-                            </tbody>
-                        </table>
-                    </div>
-                    <details><summary>{ "As text (runqlat)" }</summary><pre id="hist-text">{ &h.text }</pre></details>
-                }
+                { self.view_hist(ctx) }
                 <crate::page::panels::sweep::SweepPanel text={ctx.props().text.clone()} />
             </section>
         }
