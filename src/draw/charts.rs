@@ -92,15 +92,7 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
         let centred = (x - i as f64 - 0.5).abs() < 1e-6;
         if centred && i.is_multiple_of(every) { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
     };
-    let count = |v: &f64| {
-        if !log_y {
-            format!("{v:.0}")
-        } else if (v - v.round()).abs() < 1e-6 && *v >= 0.0 {
-            format!("{:.0}", 10f64.powf(v.round()))
-        } else {
-            String::new()
-        }
-    };
+    let count = |v: &f64| super::format::count_tick(*v, log_y);
     chart
         .configure_mesh()
         .disable_x_mesh()

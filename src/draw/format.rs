@@ -107,6 +107,20 @@ pub fn clamp_window(t0: f64, span: f64, duration: u64) -> (f64, f64) {
     (t0, span)
 }
 
+/// The label of a tick on a histogram's count axis at `v` (on a log axis, v is log10 of the
+/// count): counts are whole, so a tick between two gets none. Rounding such ticks (0.2, 0.4, …
+/// on the axis of a histogram of one sample or none) wrote "0 0 0 1 1 1"; a log axis labels
+/// only its powers of ten.
+pub fn count_tick(v: f64, log_y: bool) -> String {
+    if (v - v.round()).abs() >= 1e-6 || (log_y && v < 0.0) {
+        String::new()
+    } else if log_y {
+        format!("{:.0}", 10f64.powf(v.round()))
+    } else {
+        format!("{v:.0}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,5 +159,18 @@ mod tests {
         assert_eq!(fmt_pct(f64::NAN), "–");
         assert_eq!(fmt_int(1_234_567), "1\u{202f}234\u{202f}567");
         assert_eq!(fmt_int(12), "12");
+    }
+
+    /// The ticks plotters puts on an axis of 0 to 1.08 (a histogram of one sample or of none)
+    /// are labelled 0 and 1 once each; whole ticks of larger axes keep their numbers; a log
+    /// axis labels 1, 10, 100 and nothing between or below.
+    #[test]
+    fn count_ticks_are_whole_counts_only() {
+        let small: Vec<String> = [0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0].iter().map(|&v| count_tick(v, false)).collect();
+        assert_eq!(small, ["0", "", "", "", "", "1"]);
+        let big: Vec<String> = [0.0, 200.0, 400.0, 1000.0].iter().map(|&v| count_tick(v, false)).collect();
+        assert_eq!(big, ["0", "200", "400", "1000"]);
+        let log: Vec<String> = [-0.3, -0.25, 0.0, 0.5, 1.0, 2.0].iter().map(|&v| count_tick(v, true)).collect();
+        assert_eq!(log, ["", "", "1", "", "10", "100"]);
     }
 }
