@@ -5,6 +5,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
@@ -80,34 +81,37 @@ fn try_hist(canvas: &HtmlCanvasElement, title: &str, labels: &[String], series: 
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", px(15.0, k)))
         .margin(8)
-        // Room for the rotated bucket labels and the axis title under them, clear of the bars.
-        .x_label_area_size(px(86.0, k))
+        // Room for the bucket labels written downwards from under the axis ("4096 -> 8191" is
+        // about 75 px of 11 px type) and the axis title below them.
+        .x_label_area_size(px(100.0, k))
         .y_label_area_size(px(64.0, k))
         .build_cartesian_2d(0f64..n as f64, floor..y_top)
         .ok()?;
     // At most about 24 bucket labels, under whole buckets.
     let every = n.div_ceil(24).max(1);
-    let label = |x: &f64| {
-        let i = x.floor() as usize;
-        let centred = (x - i as f64 - 0.5).abs() < 1e-6;
-        if centred && i.is_multiple_of(every) { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
-    };
     let count = |v: &f64| super::format::count_tick(*v, log_y);
     chart
         .configure_mesh()
         .disable_x_mesh()
         .max_light_lines(0)
         .x_labels(n * 2 + 1)
-        .x_label_formatter(&label)
+        .x_label_formatter(&|_: &f64| String::new())
         .y_label_formatter(&count)
         .y_labels(if log_y { ((y_top - floor) * 4.0).ceil() as usize + 1 } else { 6 })
         .y_label_style(("sans-serif", px(11.0, k)))
-        .x_label_style(("sans-serif", px(11.0, k)).into_font().transform(FontTransform::Rotate90))
         .axis_desc_style(("sans-serif", px(12.0, k)))
         .x_desc("bucket (µs)")
         .y_desc(if log_y { "samples (log scale)" } else { "samples" })
         .draw()
         .ok()?;
+    // The bucket labels, written downwards from just under the axis. Plotters' own x labels
+    // are centred on their tick whatever their style says, so a label turned a quarter stood
+    // half above the axis, over the bars.
+    let down = ("sans-serif", px(11.0, k)).into_font().transform(FontTransform::Rotate90).into_text_style(&root).pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, l) in labels.iter().enumerate().step_by(every) {
+        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, floor));
+        root.draw_text(l, &down, (x, y + px(8.0, k) as i32)).ok()?;
+    }
     let alpha = if series.len() > 1 { 0.5 } else { 0.9 };
     for (k, (name, counts)) in series.iter().enumerate() {
         let c = SERIES[k % SERIES.len()];
