@@ -1,12 +1,12 @@
 //! The measure panel's latency histogram: of the selected task, all tasks, a workload or a
 //! cgroup, over the whole run, in runqlat's log2 buckets or linear ones, with its percentiles.
 
+use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::choices::hist_sets;
 use super::{Job, MeasurePanel, Msg};
-use crate::page::logic::doc_of;
 use crate::wire::measure::Request;
 
 impl MeasurePanel {
@@ -42,10 +42,10 @@ impl MeasurePanel {
         }
     }
 
-    pub(super) fn view_hist(&self, ctx: &Context<Self>) -> Html {
+    /// The histogram's choices, and the histogram with its percentiles once answered; `doc`
+    /// is the scenario the panel has already read, `disabled` whether a request can be made.
+    pub(super) fn view_hist(&self, ctx: &Context<Self>, doc: &Value, disabled: bool) -> Html {
         let link = ctx.link();
-        let doc = doc_of(&ctx.props().text);
-        let disabled = self.job.is_some() || ctx.props().text.is_none();
         html! {
             <>
                 <h4>{ "Latency histogram" }</h4>
@@ -53,7 +53,7 @@ impl MeasurePanel {
                     <label for="hist-of">{ "Of" }</label>
                     <select id="hist-of" onchange={link.callback(|e: Event| Msg::HistOf(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
                         <option value="" selected={self.hist_of.is_none()}>{ ctx.props().selected.as_ref().map_or_else(|| "the selected task (none yet)".to_string(), |t| format!("the selected task ({t})")) }</option>
-                        { for hist_sets(&doc).into_iter().map(|x| html! { <option selected={self.hist_of.as_ref() == Some(&x)} value={x.clone()}>{ x }</option> }) }
+                        { for hist_sets(doc).into_iter().map(|x| html! { <option selected={self.hist_of.as_ref() == Some(&x)} value={x.clone()}>{ x }</option> }) }
                     </select>
                     <select id="hist-kind" aria-label="Which samples" onchange={link.callback(|e: Event| Msg::HistKind(e.target_unchecked_into::<HtmlSelectElement>().value()))}>
                         <option value="wakeup" selected={!self.hist_preempt}>{ "wakeup latency" }</option>

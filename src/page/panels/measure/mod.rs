@@ -529,7 +529,7 @@ impl Component for MeasurePanel {
                 <ablate::Ablate text={ctx.props().text.clone()} b={self.changes(&doc)}
                     figure={first_task_figure(&doc)}
                     on_ab={link.callback(Msg::AbOf)} />
-                { self.view_hist(ctx) }
+                { self.view_hist(ctx, &doc, disabled) }
                 <crate::page::panels::sweep::SweepPanel text={ctx.props().text.clone()} />
             </section>
         }
