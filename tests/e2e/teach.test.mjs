@@ -402,6 +402,9 @@ test('"Try it" makes the change the step asks for, runs again from 0, shows the 
   const before = await shareIn(page, 'B');
   assert(Math.abs(before - 24.65) <= 2, `B's share before: ${before}`);
   await page.click('#lesson-try button.try-btn');
+  // Until the run again has sent its figures, "after" is pending, never a copy of "before".
+  const early = await page.locator('#try-figures tr[data-figure="share B"] td:last-child').textContent({ timeout: 10_000 });
+  assert(early === '…' || Number.parseFloat(early) !== before, `"after" right after the click: ${early}`);
   await page.waitForFunction(() => { const c = document.querySelector('#try-figures tr[data-figure="share B"] td:last-child'); return c && c.textContent !== '…'; }, null, { timeout: 30_000 });
   const row = await page.locator('#try-figures tr[data-figure="share B"] td').allInnerTexts();
   assertEqual(Number.parseFloat(row[1]), before, 'the table\'s before is what the text said');

@@ -62,6 +62,11 @@ pub struct Tried {
     pub label: String,
     pub before: Vec<(String, String)>,
     undo: String,
+    /// The worker has made the changed scenario, and it is being run again.
+    made: bool,
+    /// The run again has sent its lesson figures: until then the step's figures are still
+    /// the ones from before, and "after" shows as pending, not as a copy of "before".
+    pub after: bool,
 }
 
 pub struct Teach {
@@ -184,6 +189,10 @@ impl App {
                     None if fresh && !self.restored => self.go_step(ctx, 0),
                     None => self.teach.step = self.teach.step.min(n.saturating_sub(1)),
                 }
+                if let Some(t) = &mut self.teach.tried {
+                    // The lesson of the scenario run again: its figures are the "after".
+                    t.after |= t.made;
+                }
                 if self.teach.tried.as_ref().is_some_and(|t| t.step == self.teach.step) {
                     self.teach.scroll_to = Some(("lesson-try".into(), ScrollBy::End));
                 }
@@ -206,7 +215,12 @@ impl App {
                 }
             }
             Output::AnswerKey(Err(e)) => self.teach.ex_error = Some(format!("The answer key could not be made: {e}")),
-            Output::Tried(Ok(text)) => self.run_again(ctx, text),
+            Output::Tried(Ok(text)) => {
+                if let Some(t) = &mut self.teach.tried {
+                    t.made = true;
+                }
+                self.run_again(ctx, text);
+            }
             Output::Tried(Err(e)) => {
                 let label = self.teach.tried.take().map(|t| t.label).unwrap_or_default();
                 self.teach.lesson_error = Some(format!("\"{label}\" could not be made: {e}"));
@@ -358,7 +372,7 @@ impl App {
         let Some(l) = self.teach.lesson.clone() else { return };
         let Some(s) = l.steps.get(self.teach.step) else { return };
         let (Some((label, _)), Some(undo)) = (s.tries.get(k), self.text.clone()) else { return };
-        self.teach.tried = Some(Tried { step: self.teach.step, label: label.clone(), before: s.figures.clone(), undo });
+        self.teach.tried = Some(Tried { step: self.teach.step, label: label.clone(), before: s.figures.clone(), undo, made: false, after: false });
         self.request(ctx, Input::TryIt { step: self.teach.step as u32, action: k as u32 });
     }
 

@@ -151,7 +151,7 @@ impl App {
                         <thead><tr><th>{ "figure" }</th><th class="num">{ "before" }</th><th class="num">{ "after" }</th></tr></thead>
                         <tbody>
                             { for t.before.iter().map(|(k, before)| {
-                                let after = s.figures.iter().find(|(f, _)| f == k).map_or("…", |(_, v)| v.as_str());
+                                let after = s.figures.iter().find(|(f, _)| f == k).filter(|_| t.after).map_or("…", |(_, v)| v.as_str());
                                 html! {
                                     <tr data-figure={k.clone()} class={classes!((after != before.as_str()).then_some("changed"))}>
                                         <td class="fig">{ k.split_once(' ').map_or_else(|| k.clone(), |(f, task)| format!("{task}: {f}")) }</td><td class="num">{ before }</td><td class="num">{ after }</td>
