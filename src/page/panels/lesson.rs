@@ -153,7 +153,7 @@ impl App {
                             { for t.before.iter().map(|(k, before)| {
                                 let after = s.figures.iter().find(|(f, _)| f == k).filter(|_| t.after).map_or("…", |(_, v)| v.as_str());
                                 html! {
-                                    <tr data-figure={k.clone()} class={classes!((after != before.as_str()).then_some("changed"))}>
+                                    <tr data-figure={k.clone()} class={classes!((t.after && after != before.as_str()).then_some("changed"))}>
                                         <td class="fig">{ k.split_once(' ').map_or_else(|| k.clone(), |(f, task)| format!("{task}: {f}")) }</td><td class="num">{ before }</td><td class="num">{ after }</td>
                                     </tr>
                                 }
