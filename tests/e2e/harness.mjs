@@ -13,7 +13,7 @@ const TOTAL_TIMEOUT_MS = Number(process.env.E2E_TOTAL_TIMEOUT_MS || 12 * 60_000)
 // For chasing a flaky test by hand: only the tests whose name contains E2E_ONLY, each run
 // E2E_REPEAT times (CI sets neither).
 const ONLY = process.env.E2E_ONLY || '';
-const REPEAT = Math.max(1, Number(process.env.E2E_REPEAT || 1));
+const REPEAT = Math.max(1, Math.floor(Number(process.env.E2E_REPEAT)) || 1);
 
 const tests = [];
 
