@@ -1,11 +1,12 @@
 //! The page's side (main thread): the shell (`app`, `view`), opening fragments, links and
 //! files, keeping edits, the transport to the workers, and the panels. Speaks `wire` to the
-//! worker and draws with `draw`; never imports `worker`. Only `logic`, `links`, `saved` and
-//! `file_kind` are pure and build natively; the rest is wasm32-only.
+//! worker and draws with `draw`; never imports `worker`. Only `logic`, `links`, `rows`, `saved`
+//! and `file_kind` are pure and build natively; the rest is wasm32-only.
 
 pub mod file_kind;
 pub mod links;
 pub mod logic;
+pub mod rows;
 pub mod saved;
 
 #[cfg(target_arch = "wasm32")]
