@@ -53,7 +53,7 @@ async function taskRows(page) {
     throw new Error(`no #tasks-table; #error says: ${err}`);
   }
   const declared = Number(await page.locator('#tasks-table').getAttribute('data-tasks'));
-  const rows = await page.locator('#tasks-table tbody tr').evaluateAll((trs) =>
+  const rows = await page.locator('#tasks-table tbody tr[data-task]').evaluateAll((trs) =>
     trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText.trim())));
   assertEqual(rows.length, declared, 'rows in #tasks-table vs tasks in the report');
   assert(rows.length > 0, 'the report lists no tasks');
@@ -250,6 +250,58 @@ test(`screenshot of the default page (${SCREENSHOT})`, async ({ page }) => {
   await open(page);
   await settled(page, DEFAULT_STEM);
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
+});
+
+// The tasks table of a scenario with more than 64 tasks draws the rows near the viewport and
+// stands in for the others with spacers of their height (page/rows.rs).
+test('tasks panel: a long table draws the rows in view, follows the scroll and keeps its height', async ({ page }) => {
+  await openFresh(page, '#scenario=hackbench-8cpu');
+  const rep = JSON.parse((await download(page, '#btn-export-report')).bytes.toString('utf8'));
+  const names = rep.tasks.map((t) => t.name);
+  assertEqual(names.length, 160, 'tasks in the report');
+  await page.waitForSelector('#tasks-table[data-all-tasks="160"] tbody tr[data-task]', { timeout: 60_000 });
+  const drawn = () => page.locator('#tasks-table tbody tr[data-task]').evaluateAll((trs) => trs.map((t) => t.dataset.task));
+  // No spacer may show where a row should be: every spacer lies outside the viewport.
+  const gapsInView = () => page.evaluate(() => [...document.querySelectorAll('#tasks-table tr.gap')]
+    .map((g) => g.getBoundingClientRect()).filter((r) => r.bottom > 0 && r.top < window.innerHeight).length);
+  const height = () => page.locator('#tasks-table').evaluate((t) => t.getBoundingClientRect().height);
+  // The download's click scrolled the page to its button: back to the top.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction((first) => document.querySelector('#tasks-table tbody tr[data-task]')?.dataset.task === first, names[0], { timeout: 10_000 });
+  const top = await drawn();
+  assert(top.length >= 16 && top.length < 160, `rows drawn at the top of the page: ${top.length}`);
+  assertEqual(top, names.slice(0, top.length), 'the first rows, in order');
+  assertEqual(Number(await page.locator('#tasks-table').getAttribute('data-tasks')), top.length, 'data-tasks counts the rows drawn');
+  const h0 = await height();
+  // A row keeps its elements (an input being typed in, its focus) while a scroll moves the
+  // window, rather than taking another task's (the rows are keyed): row 40 brought to the top
+  // of the viewport and its element marked, a scroll of 10 rows changes the rows drawn (rows
+  // 16-79 around rows 40-57 in view, then 32-95) and row 40's element is the marked one.
+  await page.evaluate(() => window.scrollBy(0, document.querySelector('#tasks-table tbody').getBoundingClientRect().top + 40 * 37 - 120));
+  const row40 = page.locator(`#tasks-table tr[data-task="${names[40]}"]`);
+  await row40.waitFor({ timeout: 10_000 });
+  await row40.evaluate((tr) => window.scrollBy(0, tr.getBoundingClientRect().top - 120));
+  await page.waitForTimeout(200);
+  await row40.evaluate((tr) => { tr.fairgroundMark = true; });
+  const before = await drawn();
+  await page.evaluate(() => window.scrollBy(0, 10 * 37));
+  await page.waitForFunction((b) => [...document.querySelectorAll('#tasks-table tbody tr[data-task]')].map((t) => t.dataset.task).join() !== b, before.join(), { timeout: 10_000 });
+  assert(await page.locator(`#tasks-table tr[data-task="${names[40]}"]`).evaluate((tr) => tr.fairgroundMark === true), 'row 40 keeps its element when the window moves');
+  await page.locator('#tasks-table tbody tr[data-task]').first().scrollIntoViewIfNeeded();
+  await page.waitForTimeout(200);
+  assertEqual(await gapsInView(), 0, 'spacers in view at the top of the table');
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForFunction((last) => [...document.querySelectorAll('#tasks-table tbody tr[data-task]')].pop()?.dataset.task === last, names[159], { timeout: 10_000 });
+  const bottom = await drawn();
+  assert(!bottom.includes(names[0]), 'the first task is left out at the bottom of the table');
+  assertEqual(bottom, names.slice(160 - bottom.length), 'the last rows, in order');
+  assertEqual(await gapsInView(), 0, 'spacers in view at the bottom of the table');
+  assert(Math.abs((await height()) - h0) <= 2, `the table keeps its height: ${h0} then ${await height()}`);
+  // Run to the end while scrolled there: the rows in view take the figures of the end.
+  await page.click('#btn-end');
+  await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
+  const lastRow = await page.locator(`#tasks-table tr[data-task="${names[159]}"] td`).evaluateAll((tds) => tds.map((td) => td.innerText.trim()));
+  assertEqual(Number(lastRow[2].replace(/\D/g, '')), rep.tasks[159].wakeups, 'the last task\'s wakeups at the end');
 });
 
 test('tasks panel: workloads and cgroups so far, with hackbench\'s completion once it has completed', async ({ page }) => {

@@ -32,7 +32,7 @@ async function runToEnd(page) {
 
 /** The tasks table as {name: [cells…]}. */
 async function table(page) {
-  const rows = await page.locator('#tasks-table tbody tr').evaluateAll((trs) =>
+  const rows = await page.locator('#tasks-table tbody tr[data-task]').evaluateAll((trs) =>
     trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => {
       const i = td.querySelector('input');
       return i ? i.value : td.innerText.trim();

@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TRACE = fs.readFileSync(path.join(root, 'crates/sim/tests/fixtures/ftrace/host-6.18-hogs-periodic.txt'));
 
 const file = (name, text) => ({ name, mimeType: 'text/plain', buffer: Buffer.isBuffer(text) ? text : Buffer.from(text) });
-const taskNames = (page) => page.locator('#tasks-table tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.task));
+const taskNames = (page) => page.locator('#tasks-table tbody tr[data-task]').evaluateAll((rows) => rows.map((r) => r.dataset.task));
 
 test('open file: a JSONC scenario opens as a share link; Back returns to the scenario before', async ({ page }) => {
   await openFresh(page, '#scenario=two-hogs');

@@ -14,7 +14,7 @@ const DAT = fs.readFileSync(path.join(root, 'crates/sim/tests/fixtures/tracedat/
 const PFTRACE = fs.readFileSync(path.join(root, 'tests/e2e/fixtures/mixed-behaviours-100ms.pftrace'));
 
 const file = (name, buffer) => ({ name, mimeType: 'application/octet-stream', buffer });
-const taskNames = (page) => page.locator('#tasks-table tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.task));
+const taskNames = (page) => page.locator('#tasks-table tbody tr[data-task]').evaluateAll((rows) => rows.map((r) => r.dataset.task));
 
 /** Every task table of the real/model comparison: { name, figure: [real, model] }. */
 const realTables = (page) => page.locator('#real-result table.ab-task').evaluateAll((ts) => ts.map((t) => {

@@ -4,15 +4,18 @@
 
 use std::rc::Rc;
 
+use gloo::events::EventListener;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::draw::format;
 use crate::draw::raster;
+use crate::page::rows::{self, Part};
 use crate::wire::proto::{Progress, RunInfo};
 
-/// Most rows the tasks table shows.
-const ROWS: usize = 300;
+/// A row's pitch in CSS px until one has been measured (37.1 in Chromium at the default font:
+/// a row with a number input).
+const ROW_PX_GUESS: f64 = 37.0;
 
 #[derive(Properties, PartialEq)]
 pub struct TasksProps {
@@ -25,18 +28,116 @@ pub struct TasksProps {
     pub on_edit: Callback<(String, &'static str, String)>,
 }
 
+/// Where the table's body stands in the viewport, and the rows to draw for it
+/// (`rows::window`), with the rows' pitch as measured (else `pitch`).
+fn rows_in_view(table: &NodeRef, n: usize, pitch: f64) -> Option<((usize, usize), f64)> {
+    let table = table.cast::<web_sys::Element>()?;
+    let view_h = web_sys::window()?.inner_height().ok()?.as_f64()?;
+    let body = table.query_selector("tbody").ok()??;
+    // The pitch of two adjacent rows, collapsed borders included, is what a spacer must match;
+    // not the first row after a spacer, which their collapsed border makes half a px shorter.
+    let measured = table
+        .query_selector("tbody tr[data-task] + tr[data-task] + tr[data-task]")
+        .ok()
+        .flatten()
+        .and_then(|row| Some(row.get_bounding_client_rect().top() - row.previous_element_sibling()?.get_bounding_client_rect().top()));
+    let pitch = measured.filter(|h| *h >= 1.0).unwrap_or(pitch);
+    Some((rows::window(n, body.get_bounding_client_rect().top(), view_h, pitch), pitch))
+}
+
 /// Every task with its attributes and live figures; nice, latency nice and slice are editable.
-/// A component of its own, so that panning the timeline does not re-render it.
+/// A component of its own, so that panning the timeline does not re-render it. A long table
+/// draws only the rows near the viewport (`page::rows`), following the page's scroll.
 #[function_component(TasksTable)]
 pub fn tasks_table(props: &TasksProps) -> Html {
         let info = &props.info;
         let p = &props.progress;
         let view = p.view_ns.max(1);
-        // A table of thousands of live rows would cost more to re-render than the run: show
-        // the first ROWS and the selected task; the timeline's hover names any task.
-        let shown: Vec<usize> = (0..info.tasks.len())
-            .filter(|&i| i < ROWS || props.selected == Some(i as u32))
-            .collect();
+        let n = info.tasks.len();
+        let table_ref = use_node_ref();
+        // The rows drawn and the rows' pitch: a new pitch re-renders the spacers too.
+        let range = use_state_eq(|| (rows::window(n, 0.0, 768.0, ROW_PX_GUESS), ROW_PX_GUESS));
+        let windowed = n > rows::WHOLE_UP_TO;
+        let follow = {
+            let (table_ref, range) = (table_ref.clone(), range.clone());
+            Rc::new(move || {
+                if let Some(r) = rows_in_view(&table_ref, n, range.1) {
+                    range.set(r);
+                }
+            })
+        };
+        {
+            // A windowed table follows the page's scroll and the window's size...
+            let follow = follow.clone();
+            use_effect_with((n, windowed), move |&(_, windowed)| {
+                let listeners = windowed.then(web_sys::window).flatten().map(|w| {
+                    let again = follow.clone();
+                    [EventListener::new(&w, "scroll", move |_| follow()), EventListener::new(&w, "resize", move |_| again())]
+                });
+                move || drop(listeners)
+            });
+        }
+        // ...and what moved it at a render (a panel above opened, the run's figures grew): a
+        // layout read after each render, which a window of rows keeps to a few ms.
+        use_effect(move || {
+            if windowed {
+                follow();
+            }
+        });
+        let selected = props.selected.map(|s| s as usize);
+        let parts = rows::parts(n, if windowed { range.0 } else { (0, n) }, selected);
+        let drawn: usize = parts.iter().map(|x| if let Part::Rows(a, b) = *x { b - a } else { 0 }).sum();
+        let gap_px = range.1;
+        let row = |i: usize| -> Html {
+            let t = &info.tasks[i];
+            let l = p.live.get(i).cloned().unwrap_or_default();
+            let share = l.cpu_ns as f64 / view as f64;
+            let width = format!("width: {}%", (share * 100.0).clamp(0.0, 100.0));
+            let sel = props.selected == Some(i as u32);
+            let swatch = format!("background: {}", raster::css(raster::task_rgb(i as u32)));
+            let ti = i as u32;
+            // Only eevdf-v6.12 and v6.18 have custom slices (live); elsewhere the file's value
+            // is shown, ignored with a warning.
+            let slice = if matches!(info.policy.as_str(), "eevdf-v6.12" | "eevdf-v6.18") { l.slice_us } else { t.slice_us };
+            let edit = |field: &'static str| {
+                let name = t.name.clone();
+                props.on_edit.reform(move |e: Event| {
+                    let inp: HtmlInputElement = e.target_unchecked_into();
+                    (name.clone(), field, inp.value())
+                })
+            };
+            html! {
+                // Keyed, so that a row keeps its elements (an input being typed in) while
+                // scrolling moves the window, instead of taking another task's.
+                <tr key={i} class={classes!(sel.then_some("selected"))} data-task={t.name.clone()}
+                    onclick={props.on_select.reform(move |_: MouseEvent| Some(ti))}>
+                    <td class="name"><span class="swatch" style={swatch}></span>{ &t.name }</td>
+                    <td class="num share"><span class="bar" style={width}></span><span class="val">{ format::fmt_pct(share) }</span></td>
+                    <td class="num">{ format::fmt_int(l.wakeups) }</td>
+                    <td class="num lat-p50">{ format::fmt_us(l.lat_p50) }</td>
+                    <td class="num lat-p99">{ format::fmt_us(l.lat_p99) }</td>
+                    <td class="num">{ format::fmt_int(l.switches) }</td>
+                    <td><input type="number" class="edit edit-nice" min="-20" max="19" aria-label={format!("nice of {}", t.name)}
+                        value={l.nice.to_string()} onchange={edit("nice")} /></td>
+                    <td><input type="number" class="edit edit-latency-nice" min="-20" max="19" aria-label={format!("latency nice of {}", t.name)}
+                        value={l.latency_nice.to_string()} onchange={edit("latency_nice")} /></td>
+                    <td><input type="number" class="edit edit-slice" min="0" max="100000" placeholder="default" aria-label={format!("slice of {}", t.name)}
+                        value={slice.map(|s| s.to_string()).unwrap_or_default()} onchange={edit("slice_us")} /></td>
+                    <td>{ t.cgroup.clone().unwrap_or_else(|| "/".into()) }</td>
+                    <td>{ &t.affinity }</td>
+                    <td class="beh">{ &t.behaviour }</td>
+                </tr>
+            }
+        };
+        let mut body: Vec<Html> = Vec::with_capacity(drawn + 2);
+        for part in &parts {
+            match *part {
+                Part::Rows(a, b) => body.extend((a..b).map(&row)),
+                Part::Gap(g) => body.push(html! {
+                    <tr key={format!("gap{}", body.len())} class="gap" aria-hidden="true" style={format!("height: {}px", g as f64 * gap_px)}><td colspan="12"></td></tr>
+                }),
+            }
+        }
         html! {
             <section class="tasks-panel">
                 <h3>{ "Tasks" }</h3>
@@ -45,10 +146,8 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                 }
                 <p class="hint">{ "Edit nice, latency nice or slice: the change applies from the current time, like sched_setattr, and is recorded in the scenario's timeline." }</p>
                 <div class="table-wrap">
-                if shown.len() < info.tasks.len() {
-                    <p class="hint" id="rows-note">{ format!("Showing {} of {} tasks (the first {ROWS}, and the selected one).", shown.len(), info.tasks.len()) }</p>
-                }
-                <table id="tasks-table" data-tasks={shown.len().to_string()} data-all-tasks={info.tasks.len().to_string()}>
+                <table id="tasks-table" ref={table_ref} class={classes!((n > rows::WHOLE_UP_TO).then_some("windowed"))}
+                    data-tasks={drawn.to_string()} data-all-tasks={n.to_string()}>
                     <thead>
                         <tr>
                             <th>{ "Task" }</th>
@@ -66,45 +165,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for shown.iter().map(|&i| {
-                            let t = &info.tasks[i];
-                            let l = p.live.get(i).cloned().unwrap_or_default();
-                            let share = l.cpu_ns as f64 / view as f64;
-                            let width = format!("width: {}%", (share * 100.0).clamp(0.0, 100.0));
-                            let sel = props.selected == Some(i as u32);
-                            let swatch = format!("background: {}", raster::css(raster::task_rgb(i as u32)));
-                            let ti = i as u32;
-                            // Only eevdf-v6.12 and v6.18 have custom slices (live); elsewhere the file's value
-                            // is shown, ignored with a warning.
-                            let slice = if matches!(info.policy.as_str(), "eevdf-v6.12" | "eevdf-v6.18") { l.slice_us } else { t.slice_us };
-                            let edit = |field: &'static str| {
-                                let name = t.name.clone();
-                                props.on_edit.reform(move |e: Event| {
-                                    let inp: HtmlInputElement = e.target_unchecked_into();
-                                    (name.clone(), field, inp.value())
-                                })
-                            };
-                            html! {
-                                <tr class={classes!(sel.then_some("selected"))} data-task={t.name.clone()}
-                                    onclick={props.on_select.reform(move |_: MouseEvent| Some(ti))}>
-                                    <td class="name"><span class="swatch" style={swatch}></span>{ &t.name }</td>
-                                    <td class="num share"><span class="bar" style={width}></span><span class="val">{ format::fmt_pct(share) }</span></td>
-                                    <td class="num">{ format::fmt_int(l.wakeups) }</td>
-                                    <td class="num lat-p50">{ format::fmt_us(l.lat_p50) }</td>
-                                    <td class="num lat-p99">{ format::fmt_us(l.lat_p99) }</td>
-                                    <td class="num">{ format::fmt_int(l.switches) }</td>
-                                    <td><input type="number" class="edit edit-nice" min="-20" max="19" aria-label={format!("nice of {}", t.name)}
-                                        value={l.nice.to_string()} onchange={edit("nice")} /></td>
-                                    <td><input type="number" class="edit edit-latency-nice" min="-20" max="19" aria-label={format!("latency nice of {}", t.name)}
-                                        value={l.latency_nice.to_string()} onchange={edit("latency_nice")} /></td>
-                                    <td><input type="number" class="edit edit-slice" min="0" max="100000" placeholder="default" aria-label={format!("slice of {}", t.name)}
-                                        value={slice.map(|s| s.to_string()).unwrap_or_default()} onchange={edit("slice_us")} /></td>
-                                    <td>{ t.cgroup.clone().unwrap_or_else(|| "/".into()) }</td>
-                                    <td>{ &t.affinity }</td>
-                                    <td class="beh">{ &t.behaviour }</td>
-                                </tr>
-                            }
-                        }) }
+                        { for body }
                     </tbody>
                 </table>
                 </div>
