@@ -69,7 +69,7 @@ pub fn fuzz_cmd(args: &[String]) -> ExitCode {
         }
     }
     let s = start.elapsed().as_secs_f64().max(1e-9);
-    println!("fuzz: seed {seed}: {ran} cases ({valid} valid) in {s:.1} s, {:.1} cases/s; {failed} failed", ran as f64 / s);
+    crate::emit(&format!("fuzz: seed {seed}: {ran} cases ({valid} valid) in {s:.1} s, {:.1} cases/s; {failed} failed\n", ran as f64 / s));
     if failed > 0 {
         ExitCode::from(1)
     } else {

@@ -43,8 +43,7 @@ fn main() -> ExitCode {
         Some("latency") => latency::latency_cmd(&args[1..]),
         Some("answer-key") => exercises::answer_key_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}{}\n{}\n{}\n{}\n{}\n{}\n{}", measure::USAGE, latency::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE, exercises::USAGE);
-            ExitCode::SUCCESS
+            emit(&format!("{USAGE}{}\n{}\n{}\n{}\n{}\n{}\n{}\n", measure::USAGE, latency::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE, exercises::USAGE))
         }
         _ => {
             eprintln!("{USAGE}");

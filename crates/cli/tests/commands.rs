@@ -101,6 +101,14 @@ fn a_closed_pipe_is_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(status.code().is_some(), "{args:?}: killed by a signal: {status:?}");
     }
+    // Short output, read by nobody: the pipe is closed before the command gets to write.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairground")).arg("--help").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("starts");
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+    let status = child.wait().expect("ends");
+    assert!(!err.contains("panicked"), "--help: {err}");
+    assert_eq!(status.code(), Some(0), "--help: {err}");
 }
 
 /// A two-way sweep runs every pair, the second parameter in the outer loop, as the threads'
