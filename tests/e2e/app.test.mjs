@@ -273,6 +273,8 @@ test('tasks panel: a long table draws the rows in view, follows the scroll and k
   assertEqual(top, names.slice(0, top.length), 'the first rows, in order');
   assertEqual(Number(await page.locator('#tasks-table').getAttribute('data-tasks')), top.length, 'data-tasks counts the rows drawn');
   const h0 = await height();
+  const cols = () => page.locator('#tasks-table thead th').evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().width));
+  const cols0 = await cols();
   // A row keeps its elements (an input being typed in, its focus) while a scroll moves the
   // window, rather than taking another task's (the rows are keyed): row 40 brought to the top
   // of the viewport and its element marked, a scroll of 10 rows changes the rows drawn (rows
@@ -297,6 +299,10 @@ test('tasks panel: a long table draws the rows in view, follows the scroll and k
   assertEqual(bottom, names.slice(160 - bottom.length), 'the last rows, in order');
   assertEqual(await gapsInView(), 0, 'spacers in view at the bottom of the table');
   assert(Math.abs((await height()) - h0) <= 2, `the table keeps its height: ${h0} then ${await height()}`);
+  // The columns are as wide at the bottom as at the top (the collapsed sizer row holds each
+  // column's longest text), though the names drawn there are longer.
+  const cols1 = await cols();
+  assert(cols0.every((w, i) => Math.abs(w - cols1[i]) <= 0.5), `the columns keep their widths: ${cols0.map(Math.round)} then ${cols1.map(Math.round)}`);
   // Run to the end while scrolled there: the rows in view take the figures of the end.
   await page.click('#btn-end');
   await page.waitForSelector('#run[data-finished="true"]', { timeout: 60_000 });
