@@ -310,6 +310,49 @@ test('tasks panel: a long table draws the rows in view, follows the scroll and k
   assertEqual(Number(lastRow[2].replace(/\D/g, '')), rep.tasks[159].wakeups, 'the last task\'s wakeups at the end');
 });
 
+// The browser's find sees only the rows a windowed table draws: "Find a task" narrows the
+// table to the tasks whose name contains the text (ASCII case ignored), over all of them.
+test('tasks panel: "Find a task" narrows a long table to the names containing the text', async ({ page }) => {
+  await openFresh(page, '#scenario=hackbench-8cpu');
+  await page.waitForSelector('#tasks-table[data-all-tasks="160"] tbody tr[data-task]', { timeout: 60_000 });
+  const drawn = () => page.locator('#tasks-table tbody tr[data-task]').evaluateAll((trs) => trs.map((t) => t.dataset.task));
+  const cols = () => page.locator('#tasks-table thead th').evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)));
+  assertEqual(await page.locator('#task-filter-count').innerText(), '160 tasks', 'the count before a search');
+  const cols0 = await cols();
+  const find = async (text, shown) => {
+    await page.fill('#task-filter', text);
+    await page.waitForSelector(`#tasks-table[data-shown-tasks="${shown}"]`, { timeout: 10_000 });
+  };
+  await find('receiver79', 1);
+  assertEqual(await drawn(), ['hb/receiver79'], 'one task matches receiver79');
+  assertEqual(await page.locator('#task-filter-count').innerText(), '1 of 160 tasks', 'the count');
+  // ASCII case is ignored; a few matches are drawn at once, in table order.
+  await find(' RECEIVER7 ', 11);
+  assertEqual(await drawn(), ['hb/receiver7', ...Array.from({ length: 10 }, (_, k) => `hb/receiver7${k}`)], 'receiver7 and receiver70-79');
+  assertEqual(await cols(), cols0, 'the columns keep their widths while the table is narrowed');
+  // Keys typed in the field are text, not shortcuts ("s", "d", "n", "p" are some).
+  await page.fill('#task-filter', '');
+  await page.locator('#task-filter').pressSequentially('sender');
+  await page.waitForSelector('#tasks-table[data-shown-tasks="80"]', { timeout: 10_000 });
+  await page.locator('#task-filter').press('p');
+  assertEqual(await page.inputValue('#task-filter'), 'senderp', 'what was typed');
+  assert(!(await page.evaluate(() => document.body.classList.contains('present'))), 'typing p in the field did not start presenter mode');
+  await find('sender', 80);
+  // 80 matches are more than a table draws whole: windowed over the matches.
+  await page.evaluate(() => window.scrollTo(0, document.querySelector('#tasks-table').getBoundingClientRect().top + window.scrollY - 100));
+  await page.waitForFunction(() => document.querySelector('#tasks-table tbody tr[data-task]')?.dataset.task === 'hb/sender0', null, { timeout: 10_000 });
+  const senders = await drawn();
+  assert(senders.length >= 16 && senders.length < 80 && senders.every((t) => t.includes('sender')), `senders drawn: ${senders.length}`);
+  await find('nobody', 0);
+  assertEqual(await drawn(), [], 'no rows');
+  assert((await page.locator('#tasks-table tr.none').innerText()).includes('nobody'), 'the empty table says what found nothing');
+  // A task selected while the table is narrowed stays selected when the search is cleared.
+  await find('receiver79', 1);
+  await page.click('#tasks-table tr[data-task="hb/receiver79"] td.name');
+  await find('', 160);
+  await page.waitForSelector('#tasks-table tr.selected[data-task="hb/receiver79"]', { timeout: 10_000 });
+});
+
 test('tasks panel: workloads and cgroups so far, with hackbench\'s completion once it has completed', async ({ page }) => {
   await openFresh(page, '#scenario=hackbench-8cpu');
   const rep = JSON.parse((await download(page, '#btn-export-report')).bytes.toString('utf8'));

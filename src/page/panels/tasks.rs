@@ -85,13 +85,18 @@ pub fn tasks_table(props: &TasksProps) -> Html {
         let view = p.view_ns.max(1);
         let n = info.tasks.len();
         let table_ref = use_node_ref();
-        // The rows drawn and the rows' pitch: a new pitch re-renders the spacers too.
-        let range = use_state_eq(|| (rows::window(n, 0.0, 768.0, ROW_PX_GUESS), ROW_PX_GUESS));
         let windowed = n > rows::WHOLE_UP_TO;
+        // A long table can be narrowed to the tasks whose name contains what is typed.
+        let query = use_state(String::new);
+        let shown = if windowed { rows::matching(info.tasks.iter().map(|t| t.name.as_str()), &query) } else { (0..n).collect() };
+        let m = shown.len();
+        // The rows drawn (positions in `shown`) and the rows' pitch: a new pitch re-renders the
+        // spacers too.
+        let range = use_state_eq(|| (rows::window(m, 0.0, 768.0, ROW_PX_GUESS), ROW_PX_GUESS));
         let follow = {
             let (table_ref, range) = (table_ref.clone(), range.clone());
             Rc::new(move || {
-                if let Some(r) = rows_in_view(&table_ref, n, range.1) {
+                if let Some(r) = rows_in_view(&table_ref, m, range.1) {
                     range.set(r);
                 }
             })
@@ -99,7 +104,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
         {
             // A windowed table follows the page's scroll and the window's size...
             let follow = follow.clone();
-            use_effect_with((n, windowed), move |&(_, windowed)| {
+            use_effect_with((m, windowed), move |&(_, windowed)| {
                 let listeners = windowed.then(web_sys::window).flatten().map(|w| {
                     let again = follow.clone();
                     [EventListener::new(&w, "scroll", move |_| follow()), EventListener::new(&w, "resize", move |_| again())]
@@ -114,11 +119,14 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                 follow();
             }
         });
-        let selected = props.selected.map(|s| s as usize);
-        let parts = rows::parts(n, if windowed { range.0 } else { (0, n) }, selected);
+        // The selected task's position among the rows shown, if it is one of them.
+        let selected = props.selected.and_then(|s| shown.binary_search(&(s as usize)).ok());
+        // Few enough rows shown are all drawn at once, not after the next layout read.
+        let parts = rows::parts(m, if m > rows::WHOLE_UP_TO { range.0 } else { (0, m) }, selected);
         let drawn: usize = parts.iter().map(|x| if let Part::Rows(a, b) = *x { b - a } else { 0 }).sum();
         let gap_px = range.1;
-        let row = |i: usize| -> Html {
+        let row = |at: usize| -> Html {
+            let i = shown[at];
             let t = &info.tasks[i];
             let l = p.live.get(i).cloned().unwrap_or_default();
             let share = l.cpu_ns as f64 / view as f64;
@@ -168,6 +176,13 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                 }),
             }
         }
+        if m == 0 {
+            body.push(html! { <tr key="none" class="none"><td colspan="12">{ format!("No task's name contains \u{201c}{}\u{201d}.", query.trim()) }</td></tr> });
+        }
+        let on_query = {
+            let query = query.clone();
+            Callback::from(move |e: InputEvent| query.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+        };
         html! {
             <section class="tasks-panel">
                 <h3>{ "Tasks" }</h3>
@@ -175,9 +190,16 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                     <p id="edit-error" class="error" role="alert">{ e }</p>
                 }
                 <p class="hint">{ "Edit nice, latency nice or slice: the change applies from the current time, like sched_setattr, and is recorded in the scenario's timeline." }</p>
+                if windowed {
+                    <p class="task-filter">
+                        <label>{ "Find a task " }<input id="task-filter" type="search" placeholder="a part of its name"
+                            value={(*query).clone()} oninput={on_query} /></label>
+                        <span id="task-filter-count" class="hint">{ if m == n { format!("{n} tasks") } else { format!("{m} of {n} tasks") } }</span>
+                    </p>
+                }
                 <div class="table-wrap">
                 <table id="tasks-table" ref={table_ref} class={classes!((n > rows::WHOLE_UP_TO).then_some("windowed"))}
-                    data-tasks={drawn.to_string()} data-all-tasks={n.to_string()}>
+                    data-tasks={drawn.to_string()} data-shown-tasks={m.to_string()} data-all-tasks={n.to_string()}>
                     <thead>
                         <tr>
                             <th>{ "Task" }</th>
