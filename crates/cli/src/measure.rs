@@ -2,7 +2,7 @@
 //! line, as text or JSON.
 
 use fairground_sim::measure::sweep::MAX_POINTS;
-use fairground_sim::measure::{apply, check_sweep_cost, compare_reports, parse_assignment, parse_values, sweep_by, variants, Assignment, SweepPoint};
+use fairground_sim::measure::{apply_at, check_sweep_cost, compare_reports, parse_assignment, parse_values, sweep_by, variants, Assignment, SweepPoint};
 use fairground_sim::{Limits, ScenarioError};
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -306,7 +306,7 @@ fn sweep_parallel(
             }
             let mut t = v.clone();
             for a in &set {
-                apply(&mut t, a).map_err(|e| ScenarioError::at(&a.path, e))?;
+                apply_at(&mut t, a)?;
             }
             pts.push((x.clone(), b.cloned(), t.to_string()));
         }

@@ -212,8 +212,7 @@ fn text_of(base: &Value, sw: &[Switch], mask: u64) -> Result<String, ScenarioErr
     for (i, s) in sw.iter().enumerate() {
         let value = if mask >> i & 1 == 1 { &s.b } else { &s.a };
         match value {
-            Some(x) => super::patch::apply(&mut v, &Assignment { path: s.path.clone(), value: x.clone() })
-                .map_err(|e| ScenarioError::at(&s.path, e))?,
+            Some(x) => super::patch::apply_at(&mut v, &Assignment { path: s.path.clone(), value: x.clone() })?,
             None => remove(&mut v, &s.path),
         }
     }

@@ -1,7 +1,7 @@
 //! A/B runs: the same scenario and seed under two variants, as the tables of the threads
 //! ("baseline vs patched").
 
-use super::patch::{apply, Assignment};
+use super::patch::{apply_at, Assignment};
 use crate::report::{LatencyStats, Report};
 use crate::engine::Sim;
 use crate::{parse_scenario, run_text, Limits, ScenarioError};
@@ -29,7 +29,7 @@ pub struct Comparison {
 pub(crate) fn variant(base: &Value, set: &[Assignment]) -> Result<String, ScenarioError> {
     let mut v = base.clone();
     for a in set {
-        apply(&mut v, a).map_err(|e| ScenarioError::at(&a.path, e))?;
+        apply_at(&mut v, a)?;
     }
     Ok(v.to_string())
 }

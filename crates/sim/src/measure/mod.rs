@@ -15,4 +15,4 @@ pub mod sweep;
 pub use compare::{compare, compare_reports, run_variant, run_variant_logged, variants, Comparison, Row};
 pub use sweep::{check_sweep_cost, parse_values, sweep, sweep_by, SweepPoint};
 pub use hist::Histogram;
-pub use patch::{apply, parse_assignment, Assignment};
+pub use patch::{apply, apply_at, parse_assignment, Assignment};
