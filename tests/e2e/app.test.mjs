@@ -351,6 +351,10 @@ test('tasks panel: "Find a task" narrows a long table to the names containing th
   await page.click('#tasks-table tr[data-task="hb/receiver79"] td.name');
   await find('', 160);
   await page.waitForSelector('#tasks-table tr.selected[data-task="hb/receiver79"]', { timeout: 10_000 });
+  // The selected task is shown whatever is typed; the count is of the tasks found.
+  await find('sender', 81);
+  await page.waitForSelector('#tasks-table tr.selected[data-task="hb/receiver79"]', { timeout: 10_000 });
+  assertEqual(await page.locator('#task-filter-count').innerText(), '80 of 160 tasks', 'the count of the tasks found');
 });
 
 test('tasks panel: workloads and cgroups so far, with hackbench\'s completion once it has completed', async ({ page }) => {

@@ -88,7 +88,14 @@ pub fn tasks_table(props: &TasksProps) -> Html {
         let windowed = n > rows::WHOLE_UP_TO;
         // A long table can be narrowed to the tasks whose name contains what is typed.
         let query = use_state(String::new);
-        let shown = if windowed { rows::matching(info.tasks.iter().map(|t| t.name.as_str()), &query) } else { (0..n).collect() };
+        let mut shown = if windowed { rows::matching(info.tasks.iter().map(|t| t.name.as_str()), &query) } else { (0..n).collect() };
+        let found = shown.len();
+        // The selected task (picked on the timeline, say) is shown whatever was typed.
+        if let Some(s) = props.selected.map(|s| s as usize).filter(|&s| s < n) {
+            if let Err(at) = shown.binary_search(&s) {
+                shown.insert(at, s);
+            }
+        }
         let m = shown.len();
         // The rows drawn (positions in `shown`) and the rows' pitch: a new pitch re-renders the
         // spacers too.
@@ -176,7 +183,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                 }),
             }
         }
-        if m == 0 {
+        if found == 0 {
             body.push(html! { <tr key="none" class="none"><td colspan="12">{ format!("No task's name contains \u{201c}{}\u{201d}.", query.trim()) }</td></tr> });
         }
         let on_query = {
@@ -194,7 +201,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                     <p class="task-filter">
                         <label>{ "Find a task " }<input id="task-filter" type="search" placeholder="a part of its name"
                             value={(*query).clone()} oninput={on_query} /></label>
-                        <span id="task-filter-count" class="hint">{ if m == n { format!("{n} tasks") } else { format!("{m} of {n} tasks") } }</span>
+                        <span id="task-filter-count" class="hint">{ if found == n { format!("{n} tasks") } else { format!("{found} of {n} tasks") } }</span>
                     </p>
                 }
                 <div class="table-wrap">
