@@ -126,7 +126,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                 follow();
             }
         });
-        // The selected task's position among the rows shown, if it is one of them.
+        // The selected task's position among the rows shown (where it was put above).
         let selected = props.selected.and_then(|s| shown.binary_search(&(s as usize)).ok());
         // Few enough rows shown are all drawn at once, not after the next layout read.
         let parts = rows::parts(m, if m > rows::WHOLE_UP_TO { range.0 } else { (0, m) }, selected);
