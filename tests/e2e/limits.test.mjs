@@ -13,6 +13,12 @@ const text = (page, sel) => page.locator(sel).first().innerText();
 async function open(page, fragment) {
   await page.goto(BASE_URL + fragment, { waitUntil: 'load' });
   await settle(page);
+  // A goto that changes only the fragment does not reload: until the app has taken the
+  // hashchange in, the scenario shown is still the last one.
+  const stem = fragment.match(/^#scenario=([\w.-]+)$/)?.[1];
+  if (stem) {
+    await page.waitForFunction((stem) => document.querySelector('#scenario')?.dataset.stem === stem && !document.querySelector('#status'), stem, { timeout: 60_000 });
+  }
 }
 
 async function settle(page) {
