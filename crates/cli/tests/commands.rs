@@ -87,26 +87,25 @@ fn rtapp_out() {
 fn a_closed_pipe_is_not_a_panic() {
     use std::io::Read;
     use std::process::{Command, Stdio};
-    let file = format!("{}/../../static/scenarios/clamp-lesson.json", env!("CARGO_MANIFEST_DIR"));
-    for args in [vec!["run", file.as_str(), "--json"], vec!["export-ftrace", file.as_str()]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fairground")).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("starts");
-        // Read a few bytes, then close the pipe while the command still has much to write.
+    // Runs `args`, reads `first` bytes of its output, closes the pipe; its stderr and status.
+    let cut_short = |args: &[&str], first: usize| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fairground")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("starts");
         let mut out = child.stdout.take().expect("stdout");
-        let mut first = [0u8; 16];
-        out.read_exact(&mut first).expect("some output");
+        out.read_exact(&mut vec![0u8; first]).expect("some output");
         drop(out);
         let mut err = String::new();
         child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
-        let status = child.wait().expect("ends");
+        (err, child.wait().expect("ends"))
+    };
+    let file = format!("{}/../../static/scenarios/clamp-lesson.json", env!("CARGO_MANIFEST_DIR"));
+    for args in [vec!["run", file.as_str(), "--json"], vec!["export-ftrace", file.as_str()]] {
+        // A few bytes read, then the pipe closed while the command still has much to write.
+        let (err, status) = cut_short(&args, 16);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(status.code().is_some(), "{args:?}: killed by a signal: {status:?}");
     }
     // Short output, read by nobody: the pipe is closed before the command gets to write.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairground")).arg("--help").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("starts");
-    drop(child.stdout.take());
-    let mut err = String::new();
-    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
-    let status = child.wait().expect("ends");
+    let (err, status) = cut_short(&["--help"], 0);
     assert!(!err.contains("panicked"), "--help: {err}");
     assert_eq!(status.code(), Some(0), "--help: {err}");
 }
