@@ -28,7 +28,7 @@
 # a long tasks table near the viewport (page/rows.rs), which took a jump to the end of
 # hackbench-8cpu from 157-188 ms to 90-113 ms, took the page from 414 741 to 418 136; keeping
 # such a table's columns at the whole table's widths (a collapsed sizer row) and "Find a task"
-# (the browser's find sees only the rows drawn) to 422 224.
+# (the browser's find sees only the rows drawn) to 421 824.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$REPO_ROOT"

@@ -52,24 +52,26 @@ fn rows_in_view(table: &NodeRef, n: usize, pitch: f64) -> Option<((usize, usize)
 /// 52 to 80 px and the names from 133 to 151 px between the top and the bottom of the table.
 /// Longest by characters, which is widest for the figures' digits and near enough for names.
 fn sizer(info: &RunInfo, p: &Progress, view: u64) -> Html {
-    fn longest(texts: impl Iterator<Item = String>) -> String {
-        texts.fold(String::new(), |a, b| if b.chars().count() > a.chars().count() { b } else { a })
+    // Only the winner becomes a String: the tasks' own texts are compared borrowed.
+    fn longest<S: AsRef<str>>(texts: impl Iterator<Item = S>) -> String {
+        let len = |s: &S| s.as_ref().chars().count();
+        texts.fold(None, |a: Option<S>, b| if a.as_ref().is_some_and(|a| len(a) >= len(&b)) { a } else { Some(b) }).map_or_else(String::new, |s| s.as_ref().to_string())
     }
     let live = || p.live.iter();
     let tasks = || info.tasks.iter();
     html! {
         <tfoot class="sizer" aria-hidden="true">
             <tr>
-                <td class="name"><span class="swatch"></span>{ longest(tasks().map(|t| t.name.clone())) }</td>
+                <td class="name"><span class="swatch"></span>{ longest(tasks().map(|t| t.name.as_str())) }</td>
                 <td class="num share"><span class="val">{ longest(live().map(|l| format::fmt_pct(l.cpu_ns as f64 / view as f64))) }</span></td>
                 <td class="num">{ longest(live().map(|l| format::fmt_int(l.wakeups))) }</td>
                 <td class="num">{ longest(live().map(|l| format::fmt_us(l.lat_p50))) }</td>
                 <td class="num">{ longest(live().map(|l| format::fmt_us(l.lat_p99))) }</td>
                 <td class="num">{ longest(live().map(|l| format::fmt_int(l.switches))) }</td>
                 <td></td><td></td><td></td>
-                <td>{ longest(tasks().map(|t| t.cgroup.clone().unwrap_or_else(|| "/".into()))) }</td>
-                <td>{ longest(tasks().map(|t| t.affinity.clone())) }</td>
-                <td class="beh">{ longest(tasks().map(|t| t.behaviour.clone())) }</td>
+                <td>{ longest(tasks().map(|t| t.cgroup.as_deref().unwrap_or("/"))) }</td>
+                <td>{ longest(tasks().map(|t| t.affinity.as_str())) }</td>
+                <td class="beh">{ longest(tasks().map(|t| t.behaviour.as_str())) }</td>
             </tr>
         </tfoot>
     }
@@ -205,7 +207,7 @@ pub fn tasks_table(props: &TasksProps) -> Html {
                     </p>
                 }
                 <div class="table-wrap">
-                <table id="tasks-table" ref={table_ref} class={classes!((n > rows::WHOLE_UP_TO).then_some("windowed"))}
+                <table id="tasks-table" ref={table_ref} class={classes!(windowed.then_some("windowed"))}
                     data-tasks={drawn.to_string()} data-shown-tasks={m.to_string()} data-all-tasks={n.to_string()}>
                     <thead>
                         <tr>
