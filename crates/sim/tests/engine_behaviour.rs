@@ -169,3 +169,36 @@ fn late_start_and_share() {
     assert!((h.share - 0.5).abs() < 1e-12);
 }
 
+
+/// A burst cut short by a preemption leaves its completion queued, where it can never act;
+/// it must not make an instant of its own, or "Step one scheduler event" would show nothing
+/// happen. So every instant runs at least one scheduler event, but for the tick of a CPU with
+/// nothing to run (its load averages count none). Two bursty tasks of 9.937 ms with 1.013 ms
+/// sleeps on one CPU take turns at ticks, every turn cutting a burst short, at times that are
+/// not a tick's: the report's involuntary switches say how many.
+#[test]
+fn a_burst_cut_short_leaves_no_empty_instant() {
+    let tasks = r#"{ "name": "b", "count": 2, "behavior": { "kind": "bursty", "run_us": 9937, "sleep_us": 1013 } }"#;
+    for policy in ["cfs-v6.2", "eevdf-v6.12"] {
+        let text = scenario(policy, 2000, "", tasks, "");
+        let r = run(&text);
+        let cut = task(&r, "b/0").involuntary_tick + task(&r, "b/1").involuntary_tick;
+        assert!(cut > 100, "{policy}: {cut} bursts cut short at a tick");
+        let v = fairground_sim::parse_scenario(&text).expect("valid");
+        let mut sim = fairground_sim::engine::Sim::new(&v).expect("runs");
+        let tick = sim.fair.cfg.tick_ns;
+        let (mut instants, mut empty) = (0u64, Vec::new());
+        loop {
+            let before = sim.events;
+            if !sim.step_instant() {
+                break;
+            }
+            instants += 1;
+            if sim.events == before && sim.now % tick != 0 {
+                empty.push(sim.now);
+            }
+        }
+        assert!(instants > 400, "{policy}: {instants} instants");
+        assert!(empty.is_empty(), "{policy}: {} instants without an event, the first at {:?} ns", empty.len(), &empty[..empty.len().min(5)]);
+    }
+}

@@ -121,6 +121,30 @@ fn stepping_back_an_instant_undoes_stepping_forward_one() {
     assert_eq!(back.running, before.running);
 }
 
+/// "Step one scheduler event" always runs one: no step lands on the instant of a burst's
+/// completion that a preemption left queued, where nothing would happen. Two bursts of
+/// 9.937 ms take turns at ticks, each turn leaving such a completion behind; the hog keeps
+/// the CPU busy, so that even a tick counts an event.
+#[test]
+fn every_step_runs_a_scheduler_event() {
+    const CUT: &str = r#"{ "format": "fairground-scenario/1", "name": "cut", "duration_ms": 300,
+      "scheduler": { "policy": "cfs-v6.2" },
+      "tasks": [ { "name": "b", "count": 2, "behavior": { "kind": "bursty", "run_us": 9937, "sleep_us": 1013 } },
+                 { "name": "hog", "nice": 19, "behavior": { "kind": "hog" } } ] }"#;
+    let (mut h, _) = run_to(CUT, 0);
+    let (mut steps, mut empty) = (0, Vec::new());
+    while h.sim.next_instant().is_some() {
+        let before = h.sim.events;
+        h.step_instant();
+        steps += 1;
+        if h.sim.events == before {
+            empty.push(h.view_ns);
+        }
+    }
+    assert!(steps > 100, "{steps} steps");
+    assert!(empty.is_empty(), "{} steps ran no event, the first at {:?} ns", empty.len(), &empty[..empty.len().min(5)]);
+}
+
 #[test]
 fn an_edit_is_recorded_and_its_scenario_replays_the_same_run() {
     let (mut h, mut page) = run_to(S, u64::MAX);
