@@ -315,7 +315,15 @@ impl Sim {
     /// Every CPU asked to reschedule during this instant does, in CPU order, wherever the
     /// request was raised. A schedule() can ask again elsewhere (a newly-idle pull updates
     /// the busiest CPU's curr), so this repeats until no request is left.
+    #[inline]
     fn reschedule_dirty(&mut self, limit: u64) {
+        // Most instants ask nothing more (a burst's end schedules at once): no call then.
+        if !self.dirty.is_empty() || !self.fair.resched_pending.is_empty() {
+            self.reschedule_asked(limit);
+        }
+    }
+
+    fn reschedule_asked(&mut self, limit: u64) {
         loop {
             if !self.fair.resched_pending.is_empty() {
                 self.dirty.append(&mut self.fair.resched_pending);
