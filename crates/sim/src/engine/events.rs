@@ -85,9 +85,10 @@ const PAD: Slot = Slot { time: u64::MAX, order: u64::MAX };
 
 /// A min-heap of events (4-ary, implicit in a Vec; no allocation once grown).
 ///
-/// The events are `heap[..len]`, and `D - 1` `PAD` slots always follow them: every node
-/// that has a child has all `D` of them readable, so a pop picks the smallest of four
-/// without asking how many there are.
+/// The events are `heap[..len]`, and every slot after them is `PAD`, at least `D - 1` of
+/// them: every node that has a child has all `D` of them readable, so a pop picks the
+/// smallest of four without asking how many there are. The Vec never shrinks, so a push or a
+/// pop of the grown queue does not touch its length.
 #[derive(Clone, Debug)]
 pub struct Queue {
     heap: Vec<Slot>,
@@ -121,8 +122,10 @@ impl Queue {
         debug_assert!(id < ID_LIMIT, "event id {id} out of range");
         let s = Slot { time, order: (class as u64) << 61 | u64::from(id & (ID_LIMIT - 1)) << 32 | u64::from(gen) };
         let h = &mut self.heap;
-        // The slot at `len` is padding: it becomes the new event's, and one more pads the end.
-        h.push(PAD);
+        // The slot at `len` is padding: it becomes the new event's, and one more must pad the end.
+        if h.len() < self.len + D {
+            h.push(PAD);
+        }
         let mut i = self.len;
         self.len += 1;
         while i > 0 {
@@ -158,7 +161,6 @@ impl Queue {
         let top = h[0];
         let last = h[n];
         h[n] = PAD;
-        h.pop(); // one padding slot too many now
         if n > 0 {
             // Sift the last element down from the root.
             let mut i = 0;
