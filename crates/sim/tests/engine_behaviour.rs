@@ -169,7 +169,6 @@ fn late_start_and_share() {
     assert!((h.share - 0.5).abs() < 1e-12);
 }
 
-
 /// A burst cut short by a preemption leaves its completion queued, where it can never act;
 /// it must not make an instant of its own, or "Step one scheduler event" would show nothing
 /// happen. So every instant runs at least one scheduler event, but for the tick of a CPU with

@@ -292,10 +292,8 @@ impl Sim {
     /// mixed-behaviours did). The reports are the same.
     #[inline]
     fn drop_stale_completions(&mut self) {
-        if let Some((cpu, gen)) = self.queue.front_completion() {
-            if self.cpus.get(cpu as usize).is_some_and(|c| c.gen != gen) {
-                self.drop_front_completions();
-            }
+        if self.stale_in_front() {
+            self.drop_front_completions();
         }
     }
 
@@ -304,12 +302,15 @@ impl Sim {
     #[cold]
     #[inline(never)]
     fn drop_front_completions(&mut self) {
-        while let Some((cpu, gen)) = self.queue.front_completion() {
-            if self.cpus.get(cpu as usize).is_none_or(|c| c.gen == gen) {
-                return;
-            }
+        while self.stale_in_front() {
             self.queue.pop();
         }
+    }
+
+    /// Whether the next event is a completion whose CPU has switched since it was queued.
+    #[inline]
+    fn stale_in_front(&self) -> bool {
+        self.queue.front_completion().is_some_and(|(cpu, gen)| self.cpus.get(cpu as usize).is_some_and(|c| c.gen != gen))
     }
 
     /// Every CPU asked to reschedule during this instant does, in CPU order, wherever the
