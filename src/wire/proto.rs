@@ -15,6 +15,11 @@ pub enum Input {
     /// Run forward until every instant up to `to_ns` is processed, or the work budget of one
     /// answer is spent (the answer says how far it got). Also rewinds when `to_ns` is earlier.
     Seek { to_ns: u64 },
+    /// Run throwaway copies of the loaded run for a few tens of ms, so that the browser has
+    /// optimized its hot paths before the user plays; answered with `Warmed`. The page asks
+    /// once a load's first seek is answered (the first drawing is what the user waits for),
+    /// and again for a few rounds unless the user plays or seeks.
+    WarmUp,
     /// Process the next instant that has events.
     StepInstant,
     /// Back to the instant before the current one.
@@ -73,6 +78,9 @@ pub enum Output {
     Tried(Result<String, String>),
     Exercise(Result<String, String>),
     Groups(GroupsInfo),
+    /// What the warm-up processed and in what wall time (ms), leaving out its start, which
+    /// may have run as baseline code: the worker's speed on this run.
+    Warmed { events: u64, ms: f64 },
     /// The answer to `Measure`, and the wall time it took in the worker (ms).
     Measured { answer: crate::wire::measure::Answer, ms: f64 },
 }

@@ -33,8 +33,9 @@ pub fn register() {
     SimWorker::registrar().register();
 }
 
-/// Wall time of the warm-up after a load (`Host::warm_up`): enough for the hot paths of a
-/// run to be optimized (measured with tests/bench/end.mjs), short enough that a request
+/// Wall time of the warm-up the page asks for after a load (`Host::warm_up`): enough for the
+/// hot paths of a run to be optimized (measured with tests/bench/end.mjs) and for the speed it
+/// measures to be read off a millisecond clock to a few per cent, short enough that a request
 /// arriving meanwhile hardly waits.
 const WARM_UP_MS: f64 = 60.0;
 
@@ -45,8 +46,6 @@ const LIVE_EVERY_MS: f64 = 250.0;
 pub struct SimWorker {
     host: Option<Host>,
     last_live: f64,
-    /// A run was loaded and its first answer has not gone out yet: after it, warm up.
-    warm_pending: bool,
     /// When the seek being answered in parts began (`None` once an answer arrived): its first
     /// partial answers leave the figures out, so a jump to the end costs the page one table
     /// update at the end instead of one at its first step as well.
@@ -64,15 +63,11 @@ impl Worker for SimWorker {
 
     fn create(scope: &WorkerScope<Self>) -> Self {
         let _ = scope;
-        SimWorker { host: None, last_live: 0.0, warm_pending: false, seeking_since: None }
+        SimWorker { host: None, last_live: 0.0, seeking_since: None }
     }
 
-    /// The only message to itself: warm up the run just loaded (`Host::warm_up`).
-    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {
-        if let Some(h) = &mut self.host {
-            h.warm_up(&Budget { clock_ms: &clock_ms, max_ms: WARM_UP_MS });
-        }
-    }
+    /// Nothing sends it messages: every piece of work is a request of the page's, answered.
+    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: ()) {}
 
     fn received(&mut self, scope: &WorkerScope<Self>, msg: Input, id: HandlerId) {
         REPORT_TO.with(|r| {
@@ -80,16 +75,8 @@ impl Worker for SimWorker {
                 *r = Some((scope.clone(), id));
             }
         });
-        let loaded = matches!(msg, Input::Load { .. });
         let out = self.answer(msg);
         scope.respond(id, out);
-        // After the answer to the load's first seek (the page draws time 0 meanwhile), not
-        // before it: the first drawing is what the user waits for.
-        if loaded {
-            self.warm_pending = self.host.is_some();
-        } else if std::mem::take(&mut self.warm_pending) {
-            scope.send_message(());
-        }
     }
 }
 
@@ -134,6 +121,10 @@ impl SimWorker {
                     self.seeking_since = None;
                 }
                 out
+            }
+            Input::WarmUp => {
+                let (events, ms) = self.host.as_mut().map_or((0, 0.0), |h| h.warm_up(&Budget { clock_ms: &clock_ms, max_ms: WARM_UP_MS }));
+                Output::Warmed { events, ms }
             }
             Input::StepInstant => self.with_host(|h| {
                 h.step_instant();

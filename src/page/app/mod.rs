@@ -193,9 +193,12 @@ pub struct App {
     pub(crate) selected: Option<u32>,
     pub(crate) help: bool,
     pub(crate) share_link: Option<String>,
-    /// Events per second the worker runs at, over at least 50 ms of its work.
+    /// Events per second the worker runs at, over at least 50 ms of its work (or the last
+    /// warm-up's).
     pub(crate) rate: Option<f64>,
     rate_acc: (u64, f64),
+    /// Warm-up rounds still to ask for, unless the user plays or seeks (`WARM_UP_ROUNDS`).
+    warm_rounds: u32,
     /// Inside the scheduler (trees, decision log, key chart): what the panels ask, the worker's
     /// last answer for them, and the timeline point clicked for "why did this run?".
     pub(crate) ask: crate::wire::insight::Ask,
@@ -316,6 +319,7 @@ impl Component for App {
             share_link: None,
             rate: None,
             rate_acc: (0, 0.0),
+            warm_rounds: 0,
             ask: Default::default(),
             insight: Rc::new(None),
             picked: None,

@@ -4,6 +4,16 @@
 //! the worker's speed). docs/app.md, "Time", says how the two sides share the work.
 
 use super::*;
+
+/// Warm-up rounds of 60 ms (`Input::WarmUp`) after a load, asked one after another until the
+/// user plays or seeks. Chromium optimizes a run's hot paths on background threads, once each
+/// has run hot; on the 2-core development machine the rounds measured, in M events/s,
+/// 0.35, 0.42, 1.0, 1.5, 2.1, 5.0 for four-policies, 1.2, 2.6, 4.9 for lesson-1-vruntime and
+/// 2.7, 4.2, 2.7, 3.3, 3.9, 5.8 for hackbench-8cpu: one round would leave the user's first
+/// plays, and the speed shown, at a fraction of the optimized speed. Any other request waits
+/// for at most the round under way.
+const WARM_UP_ROUNDS: u32 = 6;
+
 impl App {
     /// Nothing asked of the worker is outstanding: no answer awaited, none queued, no seek on its
     /// way (after a restart, the run is back where it was). For tests to wait on.
@@ -88,9 +98,9 @@ impl App {
 
     pub(super) fn request(&mut self, ctx: &Context<Self>, input: Input) {
         if self.in_flight.is_some() {
-            // Only the latest seek matters.
+            // Only the latest seek matters, and it goes before any warm-up round still to come.
             if matches!(input, Input::Seek { .. }) {
-                self.queue.retain(|q| !matches!(q, Input::Seek { .. }));
+                self.queue.retain(|q| !matches!(q, Input::Seek { .. } | Input::WarmUp));
             }
             self.queue.push_back(input);
             return;
@@ -115,14 +125,19 @@ impl App {
             return;
         }
         if let Some(g) = self.goal {
-            let end = self.info.as_ref().map_or(0, |i| i.duration_ns);
-            if self.progress.view_ns < g.min(end) && !self.progress.finished && self.info.is_some() {
+            if self.seek_unfinished() {
                 self.request(ctx, Input::Seek { to_ns: g });
             } else {
                 self.goal = None;
                 self.save_view();
             }
         }
+    }
+
+    /// Whether the run is short of the goal of a seek, and can go further.
+    fn seek_unfinished(&self) -> bool {
+        let end = self.info.as_ref().map_or(0, |i| i.duration_ns);
+        self.goal.is_some_and(|g| self.progress.view_ns < g.min(end) && !self.progress.finished && self.info.is_some())
     }
 
     pub(super) fn seek(&mut self, ctx: &Context<Self>, to: u64) {
@@ -178,6 +193,9 @@ impl App {
                 self.goal = Some(to);
                 self.request(ctx, Input::Seek { to_ns: to });
                 self.teach_loaded(ctx);
+                // Queued behind the first drawing and the lesson: what the user waits for.
+                self.request(ctx, Input::WarmUp);
+                self.warm_rounds = WARM_UP_ROUNDS - 1;
             }
             out @ (Output::Lesson(_) | Output::Checked(_) | Output::Tried(_) | Output::AnswerKey(_) | Output::Exercise(_) | Output::Groups(_)) => self.teach_output(ctx, out),
             Output::Refused { message } => self.refused(ctx, message),
@@ -195,6 +213,23 @@ impl App {
             }
             Output::EditRefused { message } => self.edit_error = Some(message),
             Output::Crashed { message } => self.restart_worker(ctx, format!("it crashed: {message}")),
+            // The speed measured on the run just loaded, until work the user asks for says more.
+            Output::Warmed { events, ms } => {
+                // Read off a millisecond clock: a shorter warm-up (a worker busy elsewhere)
+                // would be mostly rounding.
+                if events > 0 && ms >= 10.0 {
+                    self.rate = Some(events as f64 * 1000.0 / ms);
+                    self.rate_acc = (0, 0.0);
+                }
+                // Another round, behind what the panels and the user asked meanwhile, unless
+                // the user plays or seeks: then their work warms the worker up, and measures it.
+                if self.warm_rounds > 0 && events > 0 && !self.playing && !self.seek_unfinished() {
+                    self.warm_rounds -= 1;
+                    self.queue.push_back(Input::WarmUp);
+                } else {
+                    self.warm_rounds = 0;
+                }
+            }
             // Measurements go to the export panel's own worker, never to this one.
             Output::Measured { .. } => {}
         }

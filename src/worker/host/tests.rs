@@ -77,17 +77,50 @@ fn warming_up_runs_a_copy_and_leaves_the_run_as_it_was() {
     for at in [0, 123_456_789] {
         let (mut h, mut page) = run_to(S, at);
         let before = h.sim.events;
-        let all = h.warm_up(&unlimited());
+        let (all, _) = h.warm_up(&unlimited());
         assert!(all > 1_000, "the copy ran to the end: {all} events");
+        // The clock reads 1, 2, 3 … (one reading every 256 instants): the first third of the
+        // 3 ms budget ends at the second reading, the budget at the fifth.
         let c = std::cell::Cell::new(0.0);
-        let some = h.warm_up(&Budget { clock_ms: &tiny(&c), max_ms: 1.0 });
-        assert!((256..all).contains(&some), "the budget cut the copy short: {some} of {all} events");
+        let (some, ms) = h.warm_up(&Budget { clock_ms: &tiny(&c), max_ms: 3.0 });
+        assert_eq!(ms, 3.0, "measured from the mark (2) to the last reading (5)");
+        assert!((768..all).contains(&some), "three readings' worth of instants, not the whole copy: {some} of {all} events");
         assert_eq!((h.sim.events, h.view_ns()), (before, at));
         let w = h.seek(u64::MAX, &unlimited());
         page.take(h.progress(w));
         assert_eq!(page.slices, whole.slices);
         assert_eq!(page.last.live, whole.last.live);
     }
+}
+
+/// A run shorter than the warm-up is copied again until the budget is spent, and the speed
+/// is counted from the first third of the budget on: a lesson's speed is read over as long
+/// as a long run's.
+#[test]
+fn a_short_run_is_warmed_up_again_and_measured_after_the_first_third() {
+    let (mut h, _) = Host::load(S).unwrap();
+    let (one, _) = h.warm_up(&unlimited());
+    // A clock that gains 0.001 ms a reading: a copy of this run (a reading every 256 instants
+    // and one at its end) takes about a hundredth of a ms, so a 1 ms budget holds a hundred.
+    let c = std::cell::Cell::new(0.0);
+    let clock = || {
+        c.set(c.get() + 0.001);
+        c.get()
+    };
+    let (events, ms) = h.warm_up(&Budget { clock_ms: &clock, max_ms: 1.0 });
+    assert!(events > 10 * one, "several copies after the first third: {events} events, one copy {one}");
+    assert!((0.66..0.68).contains(&ms), "two thirds of the budget measured: {ms} ms");
+    assert_eq!((h.sim.events, h.view_ns()), (0, 0), "the run itself is untouched");
+}
+
+/// A run at its end has nothing to warm up: no copy runs, nothing is measured, and the
+/// warm-up returns at once.
+#[test]
+fn a_finished_run_warms_up_nothing() {
+    let (mut h, _) = run_to(S, u64::MAX);
+    let c = std::cell::Cell::new(0.0);
+    assert_eq!(h.warm_up(&Budget { clock_ms: &tiny(&c), max_ms: 60.0 }).0, 0);
+    assert!(c.get() <= 3.0, "{} clock readings", c.get());
 }
 
 #[test]
