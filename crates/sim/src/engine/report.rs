@@ -23,7 +23,8 @@ impl Sim {
         let d = self.duration_ns;
         let costs_zero = self.costs.is_zero();
         let workloads = self.workload_reports();
-        // Samples are sorted in place: the run is over and nothing else reads their order.
+        // Samples are reordered in place (stats::summarize): the run is over and nothing else
+        // reads their order.
         let ents = &self.fair.ents;
         let tasks = self
             .tasks
