@@ -291,3 +291,17 @@ for (const stem of ['hackbench-8cpu', 'lesson-1-vruntime']) {
     assert(shown.test(meter), `meter: ${meter}`);
   });
 }
+
+test('a run reopened at its end shows the worker\'s speed too (the warm-up runs it again from its start)', async ({ page }) => {
+  // An edited run is saved with its time, and a reload reopens it there.
+  await fresh(page, '#scenario=two-hogs');
+  const nice = page.locator('#tasks-table tr[data-task="hog/0"] input.edit-nice');
+  await nice.fill('5');
+  await nice.press('Enter');
+  await page.waitForSelector('#notice:has-text("recorded")');
+  await runToEnd(page);
+  await page.reload({ waitUntil: 'load' });
+  await waitView(page, () => document.querySelector('#run')?.dataset.finished === 'true', 'the run was not reopened at its end');
+  await page.waitForFunction(() => /^\d+\.\d\d M events\/s$/.test(document.querySelector('#meter').innerText.trim()), null, { timeout: 10000 });
+  assertEqual(await page.locator('#run').getAttribute('data-finished'), 'true', 'still at the end');
+});

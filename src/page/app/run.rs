@@ -115,22 +115,24 @@ impl App {
         }
     }
 
-    /// Send what is waiting: queued requests first, then the rest of a seek.
+    /// Send what is waiting: queued requests first, then the rest of a seek. A seek that has
+    /// arrived ends (and the view is saved) at once, not once the queue is empty: the warm-up
+    /// rounds after a load keep it busy for some 400 ms, and a save that late could overwrite
+    /// what another tab saved meanwhile.
     pub(super) fn pump(&mut self, ctx: &Context<Self>) {
         if self.in_flight.is_some() {
             return;
+        }
+        if self.goal.is_some() && !self.seek_unfinished() {
+            self.goal = None;
+            self.save_view();
         }
         if let Some(next) = self.queue.pop_front() {
             self.request(ctx, next);
             return;
         }
         if let Some(g) = self.goal {
-            if self.seek_unfinished() {
-                self.request(ctx, Input::Seek { to_ns: g });
-            } else {
-                self.goal = None;
-                self.save_view();
-            }
+            self.request(ctx, Input::Seek { to_ns: g });
         }
     }
 

@@ -143,16 +143,20 @@ impl Host {
     /// on-stack replacement): the first jump to the end of a run paid that at the user's
     /// expense, at half the optimized speed or less. The copies take the run's own policy and
     /// workloads through their hot paths while nobody is waiting; the run itself is
-    /// untouched. A run shorter than the budget is copied again from where it stands, so that
-    /// a lesson's few thousand events are measured over as long as hackbench's; the first
-    /// third is left out of the figures because part of it ran as baseline code.
+    /// untouched. The first copy starts where the run stands (the user plays on from there);
+    /// when it ends within the budget, copies from the run's start follow, so that a lesson's
+    /// few thousand events are measured over as long as hackbench's, and a run reopened at its
+    /// end is measured too. The first third is left out of the figures because part of it ran
+    /// as baseline code.
     pub fn warm_up(&mut self, budget: &Budget) -> (u64, f64) {
         let start = (budget.clock_ms)();
         let mut done = 0u64;
         let mut mark: Option<(u64, f64)> = None;
+        let mut first = true;
         let last = loop {
-            let base = self.sim.events;
-            let mut sim = self.scratch_copy();
+            let copy = if first { Some(self.scratch_copy()) } else { self.copy_from_start() };
+            let Some(mut sim) = copy else { break (budget.clock_ms)() };
+            let base = sim.events;
             let mut n = 0u32;
             let (now, out_of_time) = loop {
                 let more = sim.step_instant();
@@ -171,10 +175,12 @@ impl Host {
             };
             let did = sim.events - base;
             done += did;
-            // An unbounded budget (tests) runs one copy; a run with nothing left, none.
-            if out_of_time || did == 0 || !budget.max_ms.is_finite() {
+            // An unbounded budget (tests) runs one copy; a run with no events from its start
+            // (nothing to measure), no more.
+            if out_of_time || !budget.max_ms.is_finite() || (did == 0 && !first) {
                 break now;
             }
+            first = false;
         };
         let (events_at, ms_at) = mark.unwrap_or((0, start));
         (done - events_at, last - ms_at)
@@ -190,6 +196,20 @@ impl Host {
         }
         self.sim.trace = trace;
         sim
+    }
+
+    /// A copy of the run as it was at time 0 (the first checkpoint, always kept), with the
+    /// scenario's edits, to throw away.
+    fn copy_from_start(&self) -> Option<Sim> {
+        let cp = self.checkpoints.first()?;
+        let mut sim = cp.sim.clone();
+        for e in self.scenario.timeline.get(cp.n_timeline..).unwrap_or_default() {
+            let _ = sim.add_timeline_entry(&self.scenario, e);
+        }
+        if self.sim.trace.is_some() {
+            sim.enable_trace();
+        }
+        Some(sim)
     }
 
     /// Whether a seek to `to_ns` is answered in full: the view is there (or at the end), or the

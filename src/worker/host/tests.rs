@@ -113,14 +113,30 @@ fn a_short_run_is_warmed_up_again_and_measured_after_the_first_third() {
     assert_eq!((h.sim.events, h.view_ns()), (0, 0), "the run itself is untouched");
 }
 
-/// A run at its end has nothing to warm up: no copy runs, nothing is measured, and the
-/// warm-up returns at once.
+/// A run reopened at its end has nothing left where it stands: the warm-up runs it again from
+/// its start, measures that, and leaves the run where it was.
 #[test]
-fn a_finished_run_warms_up_nothing() {
+fn a_run_at_its_end_is_warmed_up_from_its_start() {
     let (mut h, _) = run_to(S, u64::MAX);
+    let end = (h.sim.events, h.view_ns());
     let c = std::cell::Cell::new(0.0);
-    assert_eq!(h.warm_up(&Budget { clock_ms: &tiny(&c), max_ms: 60.0 }).0, 0);
-    assert!(c.get() <= 3.0, "{} clock readings", c.get());
+    let (events, ms) = h.warm_up(&Budget { clock_ms: &tiny(&c), max_ms: 6.0 });
+    assert!(events >= 768 && ms >= 3.0, "{events} events in {ms} ms");
+    assert_eq!((h.sim.events, h.view_ns()), end);
+}
+
+/// A copy from the start is the run as it is now, edits included: run to its end, it
+/// processes as many events as the run did.
+#[test]
+fn a_copy_from_the_start_carries_the_edits() {
+    let (mut h, _) = run_to(S, 100_000_000);
+    h.edit("hog/0", &EditSet { nice: Some(15), ..Default::default() }).unwrap();
+    h.seek(u64::MAX, &unlimited());
+    let mut copy = h.copy_from_start().unwrap();
+    while copy.step_instant() {}
+    assert_eq!(copy.events, h.sim.events);
+    let (mut plain, _) = run_to(S, u64::MAX);
+    assert_ne!(plain.copy_from_start().map(|mut c| { while c.step_instant() {} c.events }), Some(h.sim.events), "the edit changes the run");
 }
 
 #[test]
