@@ -211,6 +211,9 @@ pub struct App {
     /// again as if the user had (that cleared the start page when the index arrived between
     /// a navigation to `#` and its event).
     own_hash: Option<String>,
+    /// The address the run shown was opened from: work is saved under it, never under an
+    /// address the page is still opening (its scenario is fetched meanwhile).
+    pub(crate) run_hash: String,
     _keydown: Option<EventListener>,
     _frames: Interval,
 }
@@ -326,6 +329,7 @@ impl Component for App {
             teach: teach::Teach::default(),
             _hashchange: hashchange,
             own_hash: None,
+            run_hash: String::new(),
             _keydown: keydown,
             _frames: frames,
         };

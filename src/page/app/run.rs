@@ -89,6 +89,9 @@ impl App {
             self.last_crash_ns = None;
         }
         self.origin = origin;
+        if origin == Origin::Fragment {
+            self.run_hash = current_hash();
+        }
         self.loading = origin != Origin::Restart;
         self.playing = false;
         self.goal = None;

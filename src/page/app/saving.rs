@@ -54,6 +54,10 @@ impl App {
     /// it could not be kept, and which older experiments made room for it.
     pub(super) fn save_view(&mut self) {
         let (true, Some(text)) = (self.edited(), self.text.clone()) else { return };
+        // The address names a scenario whose opening is under way: the run shown is not its.
+        if current_hash() != self.run_hash {
+            return;
+        }
         let said = match storage::save(&current_hash(), &text, self.progress.view_ns, &self.tab) {
             Ok(o) if o.evicted.is_empty() => None,
             Ok(o) => Some(format!("To make room for these edits, the saved edits of {} were dropped.", o.evicted.join(", "))),
