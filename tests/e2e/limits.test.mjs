@@ -116,6 +116,24 @@ test('work is saved under the address it was opened from, not one still opening'
   await page.evaluate(() => localStorage.clear());
 });
 
+test('discarding edits in the same window discards those of the run shown', async ({ page }) => {
+  await openFresh(page, '#scenario=two-hogs');
+  await setNice(page, 'hog/0', 5);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/static/scenarios/nice-0-vs-5.json', async (route) => { await held; await route.continue(); });
+  await page.evaluate(() => { location.hash = '#scenario=nice-0-vs-5'; });
+  // The address names nice-0-vs-5, its file is held back: two-hogs is still shown, edited.
+  await page.click('#btn-discard');
+  release();
+  await page.waitForFunction(() => document.querySelector('#scenario')?.dataset.stem === 'nice-0-vs-5' && document.querySelector('#tasks-table tr[data-task="nice0"]'), null, { timeout: 60_000 });
+  await page.unroute('**/static/scenarios/nice-0-vs-5.json');
+  await open(page, '#scenario=two-hogs');
+  assertEqual(await niceOf(page, 'hog/0'), '0', 'two-hogs\' edits were discarded');
+  assert(!(await page.locator('#btn-discard').isVisible()), 'two-hogs has no saved edits');
+  await page.evaluate(() => localStorage.clear());
+});
+
 test('saved work that no longer validates is offered for download or discard', async ({ page }) => {
   await openFresh(page, '#scenario=two-hogs');
   await setNice(page, 'hog/0', 4);

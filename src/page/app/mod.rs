@@ -431,7 +431,8 @@ impl Component for App {
             Msg::Setting(sect, key, v) => self.change_settings(ctx, |doc| crate::wire::settings::set(doc, sect, key, v)),
             Msg::Share => self.share(),
             Msg::DiscardEdits => {
-                storage::clear(&current_hash());
+                // The edits of the run shown, even while the address already names the next.
+                storage::clear(&self.run_hash);
                 self.restored = false;
                 self.open_current(ctx);
             }
