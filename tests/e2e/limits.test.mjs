@@ -92,25 +92,36 @@ test('a storage error is said, not hidden', async ({ page }) => {
   assert(/could not be saved/.test(notice), `notice: ${notice}`);
 });
 
+/** Hold a shipped scenario's file back until the returned function is called (it lets the
+ *  file through and stops holding): the page's address then names a scenario still opening. */
+async function holdBack(page, stem) {
+  const url = `**/static/scenarios/${stem}.json`;
+  let let_through;
+  const held = new Promise((r) => { let_through = r; });
+  // unroute() lets a held request through itself: then continue() has nothing left to do.
+  await page.route(url, async (route) => { await held; await route.continue().catch(() => {}); });
+  return async () => {
+    let_through();
+    await page.unroute(url);
+  };
+}
+
 test('work is saved under the address it was opened from, not one still opening', async ({ page }) => {
   await openFresh(page, '#scenario=two-hogs');
   await setNice(page, 'hog/0', 5);
   // The next scenario's file arrives late: meanwhile the run of two-hogs answers a jump to its
   // end, and the page saves the edited run. It must go under two-hogs' address.
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route('**/static/scenarios/nice-0-vs-5.json', async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, 'nice-0-vs-5');
   await page.evaluate(() => {
     document.querySelector('#btn-end').click();
     location.hash = '#scenario=nice-0-vs-5';
   });
   await page.waitForFunction(() => document.querySelector('#run')?.dataset.finished === 'true', null, { timeout: 60_000 });
-  release();
+  await release();
   await page.waitForFunction(() => document.querySelector('#scenario')?.dataset.stem === 'nice-0-vs-5' && document.querySelector('#tasks-table tr[data-task]'), null, { timeout: 60_000 });
   const tasks = await page.locator('#tasks-table tr[data-task]').evaluateAll((trs) => trs.map((tr) => tr.dataset.task));
   assert(tasks.includes('nice0') && !tasks.includes('hog/0'), `nice-0-vs-5 opens as itself, not as the edited two-hogs: ${tasks}`);
   assert(!(await page.locator('#btn-discard').isVisible()), 'nice-0-vs-5 has no saved edits');
-  await page.unroute('**/static/scenarios/nice-0-vs-5.json');
   await open(page, '#scenario=two-hogs');
   assertEqual(await niceOf(page, 'hog/0'), '5', 'two-hogs keeps its edit');
   await page.evaluate(() => localStorage.clear());
@@ -119,15 +130,12 @@ test('work is saved under the address it was opened from, not one still opening'
 test('discarding edits in the same window discards those of the run shown', async ({ page }) => {
   await openFresh(page, '#scenario=two-hogs');
   await setNice(page, 'hog/0', 5);
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route('**/static/scenarios/nice-0-vs-5.json', async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, 'nice-0-vs-5');
   await page.evaluate(() => { location.hash = '#scenario=nice-0-vs-5'; });
   // The address names nice-0-vs-5, its file is held back: two-hogs is still shown, edited.
   await page.click('#btn-discard');
-  release();
+  await release();
   await page.waitForFunction(() => document.querySelector('#scenario')?.dataset.stem === 'nice-0-vs-5' && document.querySelector('#tasks-table tr[data-task="nice0"]'), null, { timeout: 60_000 });
-  await page.unroute('**/static/scenarios/nice-0-vs-5.json');
   await open(page, '#scenario=two-hogs');
   assertEqual(await niceOf(page, 'hog/0'), '0', 'two-hogs\' edits were discarded');
   assert(!(await page.locator('#btn-discard').isVisible()), 'two-hogs has no saved edits');
