@@ -201,15 +201,22 @@ impl Host {
     /// A copy of the run as it was at time 0 (the first checkpoint, always kept), with the
     /// scenario's edits, to throw away.
     fn copy_from_start(&self) -> Option<Sim> {
-        let cp = self.checkpoints.first()?;
-        let mut sim = cp.sim.clone();
-        for e in self.scenario.timeline.get(cp.n_timeline..).unwrap_or_default() {
-            let _ = sim.add_timeline_entry(&self.scenario, e);
-        }
+        let mut sim = self.replayed(self.checkpoints.first()?);
         if self.sim.trace.is_some() {
             sim.enable_trace();
         }
         Some(sim)
+    }
+
+    /// The run as it was at checkpoint `cp`, with the scenario's edits made since.
+    fn replayed(&self, cp: &Checkpoint) -> Sim {
+        let mut sim = cp.sim.clone();
+        for e in self.scenario.timeline.get(cp.n_timeline..).unwrap_or_default() {
+            // Entries are recorded ahead of the time they were made at, and later checkpoints
+            // are dropped at each edit, so every one is ahead of this checkpoint.
+            let _ = sim.add_timeline_entry(&self.scenario, e);
+        }
+        sim
     }
 
     /// Whether a seek to `to_ns` is answered in full: the view is there (or at the end), or the
@@ -250,16 +257,11 @@ impl Host {
         let i = self.checkpoints.iter().rposition(|c| c.upto <= to.saturating_add(1)).unwrap_or(0);
         let cp = &self.checkpoints[i];
         let mut trace = self.sim.trace.take();
-        let mut sim = cp.sim.clone();
+        let mut sim = self.replayed(cp);
         if let Some(tr) = trace.as_mut() {
             tr.rewind(&cp.mark);
         }
         sim.trace = trace;
-        for e in &self.scenario.timeline[cp.n_timeline..] {
-            // Entries are recorded ahead of the time they were made at, and later checkpoints
-            // are dropped at each edit, so every one is ahead of this checkpoint.
-            let _ = sim.add_timeline_entry(&self.scenario, e);
-        }
         self.last_cp_events = sim.events;
         self.insight.restored(&mut sim, cp.upto);
         self.groups.rewind(cp.upto);

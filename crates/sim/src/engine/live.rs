@@ -2,6 +2,7 @@
 //! (not only at the end, as the report gives them), and `timeline` entries added while the run
 //! is under way (the app's sched_setattr-like edits).
 
+use super::stats::rank_index;
 use super::task::TState;
 use super::Sim;
 use crate::scenario::{self, ScenarioError, TimelineEntry};
@@ -45,12 +46,10 @@ pub struct GroupLive {
 /// Nearest-rank p50 and p99 (as `stats::nearest_rank`) without sorting: two selections, so a
 /// live view can ask for them many times a second.
 fn percentiles_50_99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
-    let n = v.len() as u64;
-    if n == 0 {
+    if v.is_empty() {
         return (None, None);
     }
-    let rank = |num: u64, den: u64| ((num * n).div_ceil(den).max(1) - 1) as usize;
-    let (i50, i99) = (rank(50, 100), rank(99, 100));
+    let (i50, i99) = (rank_index(v.len(), 50, 100), rank_index(v.len(), 99, 100));
     let p99 = *v.select_nth_unstable(i99).1;
     // Everything left of i99 is ≤ p99, so p50 (at i50 ≤ i99) is found among them.
     let p50 = if i50 == i99 { p99 } else { *v[..i99].select_nth_unstable(i50).1 };

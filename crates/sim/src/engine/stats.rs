@@ -5,12 +5,15 @@ use crate::report::LatencyStats;
 /// Nearest-rank percentile on sorted samples: the value at 1-based rank ceil(p·N), with p
 /// given as the exact fraction `num/den` so no float rounding can move the rank.
 pub fn nearest_rank(sorted: &[u64], num: u64, den: u64) -> Option<u64> {
-    let n = sorted.len() as u64;
-    if n == 0 {
+    if sorted.is_empty() {
         return None;
     }
-    let rank = (num * n).div_ceil(den).max(1);
-    Some(sorted[(rank - 1) as usize])
+    Some(sorted[rank_index(sorted.len(), num, den)])
+}
+
+/// The 0-based index of the nearest-rank `num/den` percentile among `n > 0` sorted samples.
+pub fn rank_index(n: usize, num: u64, den: u64) -> usize {
+    ((num * n as u64).div_ceil(den).max(1) - 1) as usize
 }
 
 /// The reported percentiles, as exact fractions, in ascending order.
@@ -35,7 +38,7 @@ pub fn summarize(samples: &mut [u64]) -> LatencyStats {
     // Samples left of `from` are at most the last percentile found, those from it on at least.
     let mut from = 0usize;
     for (k, &(num, den)) in PERCENTILES.iter().enumerate() {
-        let i = ((num * n).div_ceil(den).max(1) - 1) as usize;
+        let i = rank_index(samples.len(), num, den);
         if i < from {
             // The same rank as the last one (few samples).
             p[k] = p[k - 1];
