@@ -320,10 +320,10 @@ impl Decision {
                         s += &format!("; without it pick_eevdf() chooses {}", who(instead));
                     }
                 } else {
-                    s += &format!(
-                        " (vruntime {} above min_vruntime; {queued} queued)",
-                        ms(key_rel)
-                    );
+                    // A waker placed by the sleeper credit sits below min_vruntime: "3.000 ms
+                    // below" reads better than "-3.000 ms above".
+                    let (by, side) = if key_rel < 0 { (key_rel.saturating_neg(), "below") } else { (key_rel, "above") };
+                    s += &format!(" (vruntime {} {side} min_vruntime; {queued} queued)", ms(by));
                     if instead != NIL {
                         s += &match from {
                             PickFrom::Second => {

@@ -44,6 +44,28 @@ fn wakeup_entry_names_the_clamp_that_decided() {
     assert!(text.starts_with("waker/"), "{text}");
 }
 
+/// A CFS pick says how far the picked entity's vruntime is from min_vruntime, and on which
+/// side: clamp-lesson's wakers, placed by place_entity()'s sleeper credit, are picked below it.
+#[test]
+fn a_pick_says_below_or_above_min_vruntime() {
+    let (s, log) = logged(&shipped("clamp-lesson"));
+    let name = names(&s);
+    let picks: Vec<(i64, String)> = log
+        .iter()
+        .filter_map(|d| match d.why {
+            Why::Pick { key_rel, .. } => Some((key_rel, d.describe(&name))),
+            _ => None,
+        })
+        .collect();
+    let below = picks.iter().find(|(k, _)| *k < 0).expect("a pick below min_vruntime");
+    let want = format!("(vruntime {:.3} ms below min_vruntime;", -below.0 as f64 / 1e6);
+    assert!(below.1.contains(&want), "{}", below.1);
+    let above = picks.iter().find(|(k, _)| *k >= 0).expect("a pick at or above min_vruntime");
+    let want = format!("(vruntime {:.3} ms above min_vruntime;", above.0 as f64 / 1e6);
+    assert!(above.1.contains(&want), "{}", above.1);
+    assert!(picks.iter().all(|(_, t)| !t.contains("(vruntime -")), "no negative distance is written");
+}
+
 #[test]
 fn tick_entries_give_slice_and_runtime() {
     let (s, log) = logged(&shipped("two-hogs"));
