@@ -322,8 +322,12 @@ impl Decision {
                 } else {
                     // A waker placed by the sleeper credit sits below min_vruntime: "3.000 ms
                     // below" reads better than "-3.000 ms above".
-                    let (by, side) = if key_rel < 0 { (key_rel.saturating_neg(), "below") } else { (key_rel, "above") };
-                    s += &format!(" (vruntime {} {side} min_vruntime; {queued} queued)", ms(by));
+                    let at = match key_rel {
+                        0 => "at".to_string(),
+                        k if k < 0 => format!("{} below", ms(k.saturating_neg())),
+                        k => format!("{} above", ms(k)),
+                    };
+                    s += &format!(" (vruntime {at} min_vruntime; {queued} queued)");
                     if instead != NIL {
                         s += &match from {
                             PickFrom::Second => {

@@ -45,7 +45,7 @@ fn wakeup_entry_names_the_clamp_that_decided() {
 }
 
 /// A CFS pick says how far the picked entity's vruntime is from min_vruntime, and on which
-/// side: clamp-lesson's wakers, placed by place_entity()'s sleeper credit, are picked below it.
+/// side, or that it is at min_vruntime: clamp-lesson's wakers, placed by place_entity()'s sleeper credit, are picked below it.
 #[test]
 fn a_pick_says_below_or_above_min_vruntime() {
     let (s, log) = logged(&shipped("clamp-lesson"));
@@ -60,9 +60,11 @@ fn a_pick_says_below_or_above_min_vruntime() {
     let below = picks.iter().find(|(k, _)| *k < 0).expect("a pick below min_vruntime");
     let want = format!("(vruntime {:.3} ms below min_vruntime;", -below.0 as f64 / 1e6);
     assert!(below.1.contains(&want), "{}", below.1);
-    let above = picks.iter().find(|(k, _)| *k >= 0).expect("a pick at or above min_vruntime");
+    let above = picks.iter().find(|(k, _)| *k > 0).expect("a pick above min_vruntime");
     let want = format!("(vruntime {:.3} ms above min_vruntime;", above.0 as f64 / 1e6);
     assert!(above.1.contains(&want), "{}", above.1);
+    let at = picks.iter().find(|(k, _)| *k == 0).expect("a pick at min_vruntime");
+    assert!(at.1.contains("(vruntime at min_vruntime;"), "{}", at.1);
     assert!(picks.iter().all(|(_, t)| !t.contains("(vruntime -")), "no negative distance is written");
 }
 
