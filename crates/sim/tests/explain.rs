@@ -45,7 +45,8 @@ fn wakeup_entry_names_the_clamp_that_decided() {
 }
 
 /// A CFS pick says how far the picked entity's vruntime is from min_vruntime, and on which
-/// side, or that it is at min_vruntime: clamp-lesson's wakers, placed by place_entity()'s sleeper credit, are picked below it.
+/// side, or that it is at min_vruntime: clamp-lesson's wakers, placed by place_entity()'s
+/// sleeper credit, are picked below it.
 #[test]
 fn a_pick_says_below_or_above_min_vruntime() {
     let (s, log) = logged(&shipped("clamp-lesson"));
