@@ -215,6 +215,16 @@ pub(crate) fn ms(x: i64) -> String {
     format!("{:.3} ms", x as f64 / 1e6)
 }
 
+/// A vruntime or deadline relative to V (`avg_vruntime()`), written as the point it is:
+/// "V + 0.900 ms", "V − 0.154 ms", "V". A bare "0.050 ms" did not say what it was from.
+fn rel_v(x: i64) -> String {
+    match x {
+        0 => "V".to_string(),
+        x if x < 0 => format!("V − {}", ms(x.saturating_neg())),
+        x => format!("V + {}", ms(x)),
+    }
+}
+
 impl Decision {
     /// The entry in plain words, naming tasks with `name`.
     pub fn describe(&self, name: &dyn Fn(u32) -> String) -> String {
@@ -269,8 +279,8 @@ impl Decision {
                     "{t} woke with lag {} ({}), deadline {} vs {o}'s {} ({})",
                     ms(wakee_lag),
                     if wakee_eligible { "eligible" } else { "not eligible" },
-                    ms(wakee_deadline_rel),
-                    ms(curr_deadline_rel),
+                    rel_v(wakee_deadline_rel),
+                    rel_v(curr_deadline_rel),
                     if curr_eligible { "eligible" } else { "not eligible" }
                 );
                 if preempt_short {
@@ -289,9 +299,9 @@ impl Decision {
                 let before = ms(deadline_rel - vruntime_rel);
                 if used_up {
                     format!(
-                        "{t} used up its request (vruntime {} reached the deadline {}) → new deadline, rescheduled",
-                        ms(vruntime_rel),
-                        ms(deadline_rel)
+                        "tick: {t} used up its request (vruntime {} reached the deadline {}) → new deadline, rescheduled",
+                        rel_v(vruntime_rel),
+                        rel_v(deadline_rel)
                     )
                 } else if !self.outcome {
                     format!("tick: {t} is {before} before its deadline; keeps the CPU")

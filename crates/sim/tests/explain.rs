@@ -101,6 +101,28 @@ fn eevdf_entries_show_preempt_short_and_parity() {
     assert!(log.iter().any(|d| matches!(d.why, Why::EevdfTick { used_up: true, .. })));
 }
 
+/// EEVDF's entries give vruntimes and deadlines as points relative to V (avg_vruntime()),
+/// "V + x ms" or "V − x ms", so that a reader knows what the number is measured from.
+#[test]
+fn eevdf_entries_place_vruntime_and_deadline_against_v() {
+    let (s, log) = logged(&shipped("four-policies"));
+    let name = names(&s);
+    let v = |x: i64| match x {
+        0 => "V".to_string(),
+        x if x < 0 => format!("V − {:.3} ms", -x as f64 / 1e6),
+        x => format!("V + {:.3} ms", x as f64 / 1e6),
+    };
+    let tick = log.iter().find(|d| matches!(d.why, Why::EevdfTick { used_up: true, .. })).expect("a used-up request");
+    let Why::EevdfTick { vruntime_rel, deadline_rel, .. } = tick.why else { unreachable!() };
+    assert!(vruntime_rel >= deadline_rel, "used up: vruntime reached the deadline");
+    let want = format!("tick: {} used up its request (vruntime {} reached the deadline {})", name(tick.task), v(vruntime_rel), v(deadline_rel));
+    assert!(tick.describe(&name).starts_with(&want), "{}", tick.describe(&name));
+    let wake = log.iter().find(|d| matches!(d.why, Why::EevdfWakeup { .. })).expect("an EEVDF wakeup");
+    let Why::EevdfWakeup { wakee_deadline_rel, curr_deadline_rel, .. } = wake.why else { unreachable!() };
+    let want = format!("deadline {} vs {}'s {}", v(wakee_deadline_rel), name(wake.other), v(curr_deadline_rel));
+    assert!(wake.describe(&name).contains(&want), "{}", wake.describe(&name));
+}
+
 #[test]
 fn recording_does_not_change_the_run() {
     let text = shipped("four-policies");
