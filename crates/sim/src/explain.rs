@@ -216,7 +216,7 @@ pub(crate) fn ms(x: i64) -> String {
 }
 
 /// A vruntime or deadline relative to V (`avg_vruntime()`), written as the point it is:
-/// "V + 0.900 ms", "V − 0.154 ms", "V". A bare "0.050 ms" did not say what it was from.
+/// "V + 0.900 ms", "V − 0.154 ms", "V"; a bare number would not say what it is measured from.
 fn rel_v(x: i64) -> String {
     match x {
         0 => "V".to_string(),
