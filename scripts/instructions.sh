@@ -12,7 +12,7 @@ command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not insta
 policies=("$@")
 [ ${#policies[@]} -gt 0 ] || policies=(cfs-v6.2 latency-nice-v12 eevdf-v6.6 eevdf-v6.12 eevdf-v6.18)
 cargo build -q --release -p fairground-cli
-bin=target/release/fairground
+bin="${CARGO_TARGET_DIR:-target}/release/fairground"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-18s %10s %15s %10s\n' policy events instructions per-event
