@@ -58,7 +58,7 @@ impl App {
         if current_hash() != self.run_hash {
             return;
         }
-        let said = match storage::save(&current_hash(), &text, self.progress.view_ns, &self.tab) {
+        let said = match storage::save(&self.run_hash, &text, self.progress.view_ns, &self.tab) {
             Ok(o) if o.evicted.is_empty() => None,
             Ok(o) => Some(format!("To make room for these edits, the saved edits of {} were dropped.", o.evicted.join(", "))),
             Err(why) => Some(format!(
