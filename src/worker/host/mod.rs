@@ -190,22 +190,23 @@ impl Host {
     /// after a restart may hold many), but recording its own, as the run does.
     fn scratch_copy(&mut self) -> Sim {
         let trace = self.sim.trace.take();
-        let mut sim = self.sim.clone();
-        if trace.is_some() {
+        let sim = self.sim.clone();
+        self.sim.trace = trace;
+        self.recording_as_the_run(sim)
+    }
+
+    /// A scratch copy records slices when the run does, so that it goes through the same paths.
+    fn recording_as_the_run(&self, mut sim: Sim) -> Sim {
+        if self.sim.trace.is_some() {
             sim.enable_trace();
         }
-        self.sim.trace = trace;
         sim
     }
 
     /// A copy of the run as it was at time 0 (the first checkpoint, always kept), with the
     /// scenario's edits, to throw away.
     fn copy_from_start(&self) -> Option<Sim> {
-        let mut sim = self.replayed(self.checkpoints.first()?);
-        if self.sim.trace.is_some() {
-            sim.enable_trace();
-        }
-        Some(sim)
+        Some(self.recording_as_the_run(self.replayed(self.checkpoints.first()?)))
     }
 
     /// The run as it was at checkpoint `cp`, with the scenario's edits made since.

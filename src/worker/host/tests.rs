@@ -135,7 +135,7 @@ fn a_copy_from_the_start_carries_the_edits() {
     let mut copy = h.copy_from_start().unwrap();
     while copy.step_instant() {}
     assert_eq!(copy.events, h.sim.events);
-    let (mut plain, _) = run_to(S, u64::MAX);
+    let (plain, _) = run_to(S, u64::MAX);
     assert_ne!(plain.copy_from_start().map(|mut c| { while c.step_instant() {} c.events }), Some(h.sim.events), "the edit changes the run");
 }
 
