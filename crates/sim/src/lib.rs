@@ -86,6 +86,7 @@ pub mod rbtree;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod smp;
 pub mod tunables;
 pub mod view;
 pub mod weights;

@@ -3,10 +3,8 @@
 //! The engine owns tasks, CPUs and the event queue; all scheduling decisions are made by the
 //! policy (`crate::cfs::Fair`). `events.rs` documents the order of events at one instant.
 
-mod balance;
 pub mod cfs_tasks;
 pub mod events;
-mod placement;
 mod report;
 mod rt;
 mod setpolicy;
@@ -29,7 +27,7 @@ use events::{Class, Queue};
 use task::{Beh, TState, Task, TaskStats};
 use workloads::WlState;
 
-pub use balance::{Level, Smp};
+pub use crate::smp::{Level, Smp};
 
 /// A simulated CPU.
 #[derive(Clone, Debug)]
@@ -86,7 +84,7 @@ pub struct Sim {
     finished: bool,
     /// What ran where, when recording is on (`enable_trace`; the app's timeline).
     pub trace: Option<trace::Trace>,
-    /// Topology, `cfs_tasks` lists and balancer state (`balance.rs`).
+    /// Topology, `cfs_tasks` lists and balancer state (`crate::smp`).
     pub smp: Smp,
     /// Workload states, in file order (`workloads/`).
     pub wl: Vec<WlState>,
@@ -268,7 +266,7 @@ impl Sim {
         self.reschedule_dirty(limit);
         if ticked {
             // The periodic balance sees the instant settled: which tasks run and which wait
-            // once the tick's preemptions have taken effect (balance.rs).
+            // once the tick's preemptions have taken effect (`smp/balance.rs`).
             self.rebalance_domains();
             self.reschedule_dirty(limit);
         }

@@ -1,6 +1,6 @@
 //! What the core scheduler (kernel/sched/core.c) does around the fair class: `__schedule()`,
 //! `try_to_wake_up()`, `wake_up_new_task()`, `__sched_setscheduler()`, and the wakeup and fork
-//! placement (`placement.rs`) and balancing (`balance.rs`) that the SMP model adds.
+//! placement and balancing that the SMP model adds (`crate::smp`).
 
 use super::events::Class;
 use super::task::{Beh, TState, FOREVER};
@@ -419,7 +419,7 @@ impl Sim {
     }
 
     /// `check_preempt_curr()`: an idle CPU always reschedules; otherwise ask the fair class.
-    pub(super) fn check_preempt_curr(&mut self, cpu: u32, ti: u32, cause: ReschedCause) {
+    pub(crate) fn check_preempt_curr(&mut self, cpu: u32, ti: u32, cause: ReschedCause) {
         if self.cpus[cpu as usize].rt_curr != NIL {
             return; // a fair task never preempts a higher class
         }

@@ -16,10 +16,10 @@
 //! (`can_migrate_task()` without cache hotness); the candidate is taken from the tail of the
 //! source's `cfs_tasks`, the least recently run first, as `detach_tasks()` does.
 
-use super::cfs_tasks::CfsTasks;
+use crate::engine::cfs_tasks::CfsTasks;
 use super::placement::{nr_idle_scan, SCHED_CAPACITY_SCALE};
-use super::task::TState;
-use super::Sim;
+use crate::engine::task::TState;
+use crate::engine::Sim;
 use crate::cfs::flags::*;
 use crate::cfs::ReschedCause;
 use crate::entity::NIL;
@@ -54,7 +54,7 @@ pub struct Smp {
     /// Bit per CPU: idle (nothing running, nothing runnable), kept current at every
     /// `schedule()`, `activate_task()` and `deactivate_task()`; lets `select_idle_cpu()` find
     /// the next idle CPU with a few word operations instead of visiting every CPU.
-    pub(super) idle: Vec<u64>,
+    pub(crate) idle: Vec<u64>,
     /// Scratch orderings for the periodic balance (reused: no allocation per balance).
     by_load_desc: Vec<u32>,
     by_load_asc: Vec<u32>,
@@ -113,7 +113,7 @@ impl Smp {
 
 impl Sim {
     /// `activate_task()`: enqueue in the fair class and on the CPU's `cfs_tasks`.
-    pub(super) fn activate_task(&mut self, ti: u32, cpu: u32, flags: u32) {
+    pub(crate) fn activate_task(&mut self, ti: u32, cpu: u32, flags: u32) {
         self.fair.enqueue_task_fair(ti, flags);
         self.smp.cfs_tasks.add(cpu, ti);
         self.mark_overloaded(cpu);
@@ -121,14 +121,14 @@ impl Sim {
     }
 
     /// `rq->nr_running >= 2`: a CPU the balancer may pull from (the bitmap is cleared lazily).
-    pub(super) fn mark_overloaded(&mut self, cpu: u32) {
+    pub(crate) fn mark_overloaded(&mut self, cpu: u32) {
         if self.rq_nr_running(cpu) >= 2 {
             self.smp.overloaded[cpu as usize / 64] |= 1 << (cpu % 64);
         }
     }
 
     /// `deactivate_task()`: dequeue from the fair class and from `cfs_tasks`.
-    pub(super) fn deactivate_task(&mut self, ti: u32, flags: u32) {
+    pub(crate) fn deactivate_task(&mut self, ti: u32, flags: u32) {
         let cpu = self.tasks[ti as usize].cpu;
         self.fair.dequeue_task_fair(ti, flags);
         self.smp.cfs_tasks.remove(ti);
@@ -137,7 +137,7 @@ impl Sim {
 
     /// Refresh `cpu`'s bit in the idle map, which `select_idle_cpu()` reads: idle, or
     /// running only SCHED_IDLE tasks.
-    pub(super) fn update_idle_bit(&mut self, cpu: u32) {
+    pub(crate) fn update_idle_bit(&mut self, cpu: u32) {
         if self.cpus[cpu as usize].llc_size <= 1 {
             // select_idle_cpu() reads the map only in an LLC of more than one CPU: this
             // bit is never read, and keeping it was a visible part of a one-CPU run.
@@ -152,7 +152,7 @@ impl Sim {
     }
 
     /// The first idle CPU in `[from, end)` by the idle map.
-    pub(super) fn next_idle(&self, from: u32, end: u32) -> Option<u32> {
+    pub(crate) fn next_idle(&self, from: u32, end: u32) -> Option<u32> {
         next_bit(&self.smp.idle, from, end)
     }
 
@@ -196,7 +196,7 @@ impl Sim {
     /// LLC up; in the first where some other CPU holds at least two runnable tasks with one
     /// it may take, pull one from the busiest such CPU (lowest id on ties) and return the
     /// task to run, or NIL to go idle. No `avg_idle` / migration-cost cut-off.
-    pub(super) fn newidle_balance(&mut self, cpu: u32) -> u32 {
+    pub(crate) fn newidle_balance(&mut self, cpu: u32) -> u32 {
         for l in 0..self.smp.levels.len() {
             let span = self.smp.levels[l].span;
             let first = cpu / span * span;
@@ -239,7 +239,7 @@ impl Sim {
     /// the tick's instant, once the CPUs the tick preempted have rescheduled. The LLC level also
     /// refreshes `nr_idle_scan` (`update_idle_cpu_scan()` runs in the LLC domain's balance).
     /// Counts one event per level balanced.
-    pub(super) fn rebalance_domains(&mut self) {
+    pub(crate) fn rebalance_domains(&mut self) {
         let tick = self.now / self.fair.cfg.tick_ns;
         for l in 0..self.smp.levels.len() {
             let Level { span, interval_ticks } = self.smp.levels[l];

@@ -3,7 +3,7 @@
 //! engine's view of each CPU (running task, number of runnable tasks, busy time), never a
 //! policy's internals, so it is the same under every policy.
 
-use super::Sim;
+use crate::engine::Sim;
 use crate::entity::NIL;
 
 /// `sd->imbalance_pct` of an LLC (MC) domain as `sd_init()` sets it (v6.2).
@@ -28,7 +28,7 @@ pub fn nr_idle_scan(sum_util: u64, llc_weight: u64) -> u32 {
 impl Sim {
     /// `available_idle_cpu()`: nothing running and nothing queued (a task enqueued during
     /// this instant makes its CPU busy at once, as `rq->nr_running` does).
-    pub(super) fn cpu_idle(&self, cpu: u32) -> bool {
+    pub(crate) fn cpu_idle(&self, cpu: u32) -> bool {
         let c = &self.cpus[cpu as usize];
         c.curr == NIL && self.nr_running(cpu) == 0 && c.rt_curr == NIL && c.rt_queue.is_empty()
     }
@@ -37,7 +37,7 @@ impl Sim {
     /// (`rq->nr_running == rq->cfs.idle_h_nr_running`, a higher-class task counted in
     /// nr_running), and it has one. Wakeup placement takes such a CPU as it takes an idle one:
     /// the woken task will preempt what runs there at once.
-    pub(super) fn sched_idle_cpu(&self, cpu: u32) -> bool {
+    pub(crate) fn sched_idle_cpu(&self, cpu: u32) -> bool {
         let c = &self.cpus[cpu as usize];
         let root = &self.fair.cfs_rqs[self.fair.root_rq(cpu) as usize];
         c.rt_curr == NIL && c.rt_queue.is_empty() && root.h_nr_running != 0 && root.h_nr_running == root.idle_h_nr_running
@@ -46,20 +46,20 @@ impl Sim {
     /// `available_idle_cpu() || sched_idle_cpu()`: what `select_idle_sibling()` and
     /// `__select_idle_cpu()` accept.
     #[inline]
-    pub(super) fn idle_for_wakeup(&self, cpu: u32) -> bool {
+    pub(crate) fn idle_for_wakeup(&self, cpu: u32) -> bool {
         self.cpu_idle(cpu) || self.sched_idle_cpu(cpu)
     }
 
     /// Runnable tasks of a CPU of every class (`rq->nr_running`): the fair ones and the
     /// fifo/rr/deadline ones, which placement and the balancer count as the kernel does.
-    pub(super) fn rq_nr_running(&self, cpu: u32) -> u32 {
+    pub(crate) fn rq_nr_running(&self, cpu: u32) -> u32 {
         let c = &self.cpus[cpu as usize];
         self.nr_running(cpu) + u32::from(c.rt_curr != NIL) + c.rt_queue.len() as u32
     }
 
     /// Runnable tasks of a CPU, the running one included (`rq->cfs.h_nr_running`).
     #[inline]
-    pub(super) fn nr_running(&self, cpu: u32) -> u32 {
+    pub(crate) fn nr_running(&self, cpu: u32) -> u32 {
         self.fair.cfs_rqs[self.fair.root_rq(cpu) as usize].h_nr_running
     }
 
@@ -67,7 +67,7 @@ impl Sim {
     /// previous CPU as the target, no wake_affine): the previous CPU if it is idle or runs only
     /// SCHED_IDLE tasks; else such a CPU found by `select_idle_cpu()` in the previous CPU's
     /// LLC; else the previous CPU. Affinity always holds.
-    pub(super) fn select_task_rq(&self, ti: u32) -> u32 {
+    pub(crate) fn select_task_rq(&self, ti: u32) -> u32 {
         let t = &self.tasks[ti as usize];
         let prev = t.cpu;
         if self.cpus.len() == 1 {
@@ -90,7 +90,7 @@ impl Sim {
     /// target, wrapping (`for_each_cpu_wrap`), over the CPUs the task may use, and stop after
     /// `nr_idle_scan` of them. `nr_idle_scan` is refreshed at each balance of the LLC domain
     /// (`balance.rs`); 0 means the LLC is too busy to be worth scanning.
-    pub(super) fn select_idle_cpu(&self, ti: u32, target: u32) -> u32 {
+    pub(crate) fn select_idle_cpu(&self, ti: u32, target: u32) -> u32 {
         let t = &self.tasks[ti as usize];
         let c = &self.cpus[target as usize];
         if c.llc_size <= 1 {
@@ -152,7 +152,7 @@ impl Sim {
     /// runnable tasks of any class; on ties, the fewest tasks homed there (running, queued or asleep: a
     /// stand-in for PELT's blocked load, so that tasks forked asleep spread too); then the
     /// lowest id.
-    pub(super) fn select_fork_cpu(&self, ti: u32) -> u32 {
+    pub(crate) fn select_fork_cpu(&self, ti: u32) -> u32 {
         let t = &self.tasks[ti as usize];
         let mut best = NIL;
         let mut best_load = (u32::MAX, u32::MAX);
