@@ -52,6 +52,6 @@ check() { # name, glob, budget
   fi
 }
 check page 'fairground-app-*_bg.wasm' 424000
-check worker 'fairground-worker_bg.wasm' 341000
-check import 'fairground-import_bg.wasm' 206000
+check worker 'fairground-worker_bg.wasm' 355000
+check import 'fairground-import_bg.wasm' 212000
 exit "$over"

@@ -9,6 +9,7 @@ use fairground_sim::{run_text, Limits};
 use std::process::ExitCode;
 
 mod ablate;
+mod domains;
 mod exercises;
 mod fuzz;
 mod interop;
@@ -41,9 +42,10 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::fuzz_cmd(&args[1..]),
         Some("ablate") => ablate::ablate_cmd(&args[1..]),
         Some("latency") => latency::latency_cmd(&args[1..]),
+        Some("domains") => domains::domains_cmd(&args[1..]),
         Some("answer-key") => exercises::answer_key_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            emit(&format!("{USAGE}{}\n{}\n{}\n{}\n{}\n{}\n{}\n", measure::USAGE, latency::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE, exercises::USAGE))
+            emit(&format!("{USAGE}{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n", measure::USAGE, latency::USAGE, domains::USAGE, ablate::USAGE, interop::USAGE, interop::USAGE_RTAPP, fuzz::USAGE, exercises::USAGE))
         }
         _ => {
             eprintln!("{USAGE}");

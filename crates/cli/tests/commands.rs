@@ -167,3 +167,45 @@ fn answer_key_prints_one_row_per_student_and_names_bad_input() {
     let (code, _, err) = fg(&["answer-key", "--kind", "cfs-pick", "--seeds", "x"]);
     assert!(code == 2 && err.contains("FROM-TO"), "{err}");
 }
+
+/// `fairground domains` (contract §4): per CPU, the domains lowest first with the kernel's
+/// level names, cpulists and flag names; on one CPU, none; a refused scenario exits 2.
+#[test]
+fn domains_lists_each_cpus_levels() {
+    let dir = std::env::temp_dir().join(format!("fg-domains-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("m.json");
+    let scenario = |machine: &str| {
+        format!(r#"{{"format": "fairground-scenario/1", "name": "m", "duration_ms": 10, "machine": {machine},
+            "scheduler": {{"policy": "eevdf-v6.18"}}, "tasks": [{{"name": "a", "behavior": {{"kind": "hog"}}}}]}}"#)
+    };
+    std::fs::write(&file, scenario(r#"{"cpus": 16, "topology": {"threads_per_core": 2, "cores_per_llc": 8, "llcs_per_node": 1, "nodes": 1}}"#)).expect("write");
+    let path = file.to_str().expect("utf-8 path");
+    let (code, out, _) = fg(&["domains", path, "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let cpu3 = &v["cpus"][3];
+    assert_eq!(cpu3["cpu"], 3);
+    let levels: Vec<&str> = cpu3["domains"].as_array().expect("domains").iter().map(|d| d["level"].as_str().unwrap_or("")).collect();
+    assert_eq!(levels, ["SMT", "MC"]);
+    assert_eq!(cpu3["domains"][0]["span"], "2-3");
+    assert_eq!(cpu3["domains"][0]["groups"], serde_json::json!(["3", "2"]));
+    assert_eq!(cpu3["domains"][1]["span"], "0-15");
+    assert_eq!(cpu3["domains"][1]["imbalance_pct"], 117);
+    assert_eq!((cpu3["domains"][1]["min_interval"].as_u64(), cpu3["domains"][1]["max_interval"].as_u64()), (Some(16), Some(32)));
+    assert!(cpu3["domains"][0]["flags"].as_array().expect("flags").contains(&serde_json::json!("SD_SHARE_CPUCAPACITY")));
+    let (code, text, _) = fg(&["domains", path]);
+    assert_eq!(code, 0);
+    assert!(text.contains("CPU3 attaching sched-domain(s):"), "{text}");
+    assert!(text.contains(" domain-0: span=2-3 level=SMT"), "{text}");
+
+    std::fs::write(&file, scenario(r#"{"cpus": 1}"#)).expect("write");
+    let (code, text, _) = fg(&["domains", path]);
+    assert_eq!((code, text.as_str()), (0, "CPU0 attaching NULL sched-domain.\n"));
+
+    std::fs::write(&file, scenario(r#"{"cpus": 8, "topology": "host-2"}"#)).expect("write");
+    let (code, _, err) = fg(&["domains", path]);
+    assert_eq!(code, 2);
+    assert!(err.contains("machine.topology") && err.contains("= 2"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

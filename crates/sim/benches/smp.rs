@@ -73,6 +73,14 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // build_sched_domains() at 1024 CPUs: one LLC of single-thread cores (1024 groups in every
+    // CPU's MC domain, the most groups a machine can have) and 8 nodes of SMT2 EPYC-like LLCs.
+    let flat = fairground_sim::smp::Topology::flat(1024, 1024);
+    let mut numa = fairground_sim::smp::Topology::flat(1024, 1024);
+    (numa.threads_per_core, numa.cores_per_llc, numa.llcs_per_node, numa.nodes) = (2, 8, 8, 8);
+    for (name, t) in [("domains_1024cpu_one_llc", flat), ("domains_1024cpu_8_nodes", numa)] {
+        g.bench_function(name, |b| b.iter(|| black_box(fairground_sim::smp::Domains::build(&t).sds.len())));
+    }
     g.finish();
 }
 

@@ -57,7 +57,7 @@ fn minimal_scenario() {
     assert_eq!(s.name, "two hogs");
     assert_eq!(s.seed, 1);
     assert_eq!(s.duration_ms, 100);
-    assert_eq!(s.machine, Machine { cpus: 1, hz: 250, llc_size: None, costs: Default::default(), preemption: Preemption::Full });
+    assert_eq!(s.machine, Machine { cpus: 1, hz: 250, llc_size: None, topology: None, costs: Default::default(), preemption: Preemption::Full });
     assert_eq!(s.scheduler.policy, Policy::CfsV62);
     assert_eq!(s.tasks[0].count, 2);
     assert_eq!(s.tasks[0].behavior, Behavior::Hog);
@@ -466,4 +466,48 @@ fn static_scenarios_parse() {
             panic!("{}: {e}", p.display());
         }
     }
+}
+
+/// `machine.topology` and `machine.distance` (contract §4): a shape whose product is not
+/// `machine.cpus` is refused naming the four numbers and their product; `llc_size` beside a
+/// topology, a distance table of the wrong size, a distance of a node to itself other than 10
+/// or one not the same both ways are refused at their own paths; presets by name.
+#[test]
+fn machine_topology() {
+    let topo = |m: Value| with(|v| v["machine"] = m);
+    refused_at(
+        &topo(json!({"cpus": 16, "topology": {"threads_per_core": 2, "cores_per_llc": 4, "llcs_per_node": 1, "nodes": 3}})),
+        "machine.topology",
+        "expected threads_per_core × cores_per_llc × llcs_per_node × nodes to equal machine.cpus (16), got 2 × 4 × 1 × 3 = 24",
+    );
+    refused_at(&topo(json!({"cpus": 16, "topology": {"threads_per_core": 2, "cores_per_llc": 8, "nodes": 1}})), "machine.topology", "missing required key \"llcs_per_node\"");
+    refused_at(&topo(json!({"cpus": 16, "topology": {"threads_per_core": 0, "cores_per_llc": 8, "llcs_per_node": 1, "nodes": 2}})), "machine.topology.threads_per_core", "1..=8");
+    refused_at(&topo(json!({"cpus": 16, "topology": {"threads": 2}})), "machine.topology.threads", "unknown key");
+    refused_at(&topo(json!({"cpus": 16, "topology": "epyc"})), "machine.topology", "\"host-2\", \"power-96\", \"epyc-256\"");
+    refused_at(&topo(json!({"cpus": 96, "topology": "epyc-256"})), "machine.topology", "= 256");
+    refused_at(&topo(json!({"cpus": 4, "llc_size": 2, "topology": {"threads_per_core": 1, "cores_per_llc": 2, "llcs_per_node": 1, "nodes": 2}})), "machine.llc_size", "not both");
+    let two = json!({"threads_per_core": 1, "cores_per_llc": 2, "llcs_per_node": 1, "nodes": 2});
+    refused_at(&topo(json!({"cpus": 4, "topology": two, "distance": [[10, 20]]})), "machine.distance", "a 2 × 2 table");
+    refused_at(&topo(json!({"cpus": 4, "topology": two, "distance": [[10, 20], [20]]})), "machine.distance[1]", "expected 2 distances");
+    refused_at(&topo(json!({"cpus": 4, "topology": two, "distance": [[10, 20], [21, 10]]})), "machine.distance[0][1]", "the same distance both ways");
+    refused_at(&topo(json!({"cpus": 4, "topology": two, "distance": [[12, 20], [20, 10]]})), "machine.distance[0][0]", "expected 10");
+    refused_at(&topo(json!({"cpus": 4, "topology": two, "distance": [[10, 10], [10, 10]]})), "machine.distance[0][1]", "from 11 to 255");
+    refused_at(&topo(json!({"cpus": 4, "distance": [[10]]})), "machine.distance", "expected machine.topology beside");
+
+    let v = ok(&topo(json!({"cpus": 4, "topology": two, "distance": [[10, 32], [32, 10]]})));
+    let t = v.scenario.machine.topology.clone().expect("topology");
+    assert_eq!((t.nodes, t.distance(0, 1), t.preset), (2, 32, None));
+    let back = to_json(&v.scenario);
+    assert_eq!(back["machine"]["topology"], two);
+    assert_eq!(back["machine"]["distance"], json!([[10, 32], [32, 10]]));
+
+    let v = ok(&topo(json!({"cpus": 256, "topology": "epyc-256"})));
+    let back = to_json(&v.scenario);
+    assert_eq!(back["machine"]["topology"], "epyc-256");
+    assert!(back["machine"].get("distance").is_none(), "the preset's own distances are not repeated");
+    assert_eq!(ok(&back.to_string()).scenario.machine, v.scenario.machine);
+    let v = ok(&topo(json!({"cpus": 256, "topology": "epyc-256", "distance": [[10, 21], [21, 10]]})));
+    let back = to_json(&v.scenario);
+    assert_eq!(back["machine"]["distance"], json!([[10, 21], [21, 10]]));
+    assert_eq!(ok(&back.to_string()).scenario.machine.topology.expect("topology").node_reclaim_distance, 32);
 }

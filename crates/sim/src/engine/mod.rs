@@ -117,7 +117,7 @@ impl Sim {
 
         let expanded = scenario::expand(s);
         let ncpus = cfg.cpus;
-        let llc = s.machine.llc_size.unwrap_or(ncpus).max(1);
+        let smp = Smp::new(s.machine.shape(), cfg.hz, expanded.len());
         let mut fair = Fair::new(cfg, expanded.len());
         let v12 = fair.v12;
         let mut tasks = Vec::with_capacity(expanded.len());
@@ -191,7 +191,10 @@ impl Sim {
         fair.build_task_groups(&s.cgroups);
         let changes = resolve_timeline(s, &expanded);
         let cpus = (0..ncpus)
-            .map(|c| Cpu { curr: NIL, gen: 0, busy_ns: 0, exiting_idle: None, llc_first: c / llc * llc, llc_size: llc, rt_curr: NIL, rt_queue: Default::default(), rt_ns: 0 })
+            .map(|c| {
+                let (llc_first, llc_size) = (smp.doms.sd_llc_id[c as usize], smp.doms.sd_llc_size[c as usize]);
+                Cpu { curr: NIL, gen: 0, busy_ns: 0, exiting_idle: None, llc_first, llc_size, rt_curr: NIL, rt_queue: Default::default(), rt_ns: 0 }
+            })
             .collect();
         let mut queue = Queue::with_capacity(tasks.len() * 2 + changes.len() + 8);
         for (i, t) in tasks.iter().enumerate() {
@@ -201,7 +204,6 @@ impl Sim {
             queue.push(c.at_ns, Class::Timeline, i as u32, 0);
         }
         queue.push(0, Class::Tick, 0, 0);
-        let smp = Smp::new(ncpus, llc, fair.cfg.hz, tasks.len());
         let has_rt = tasks.iter().any(|t| t.rt);
 
         Ok(Sim {

@@ -152,6 +152,29 @@ pub fn generate(seed: u64, case: u64) -> Value {
     if cpus > 1 && g.chance(30) {
         let divisors: Vec<i64> = (1..=cpus).filter(|d| cpus % d == 0).collect();
         machine.insert("llc_size".into(), json!(*g.pick(&divisors)));
+    } else if cpus > 1 && g.chance(30) {
+        // A random shape: threads × cores × LLCs × nodes = cpus, and a symmetric SLIT table.
+        let mut rest = cpus;
+        let mut factor = |g: &mut G, most: i64| {
+            let ds: Vec<i64> = (1..=rest.min(most)).filter(|d| rest % d == 0).collect();
+            let d = *g.pick(&ds);
+            rest /= d;
+            d
+        };
+        let (t, c, l) = (factor(&mut g, 8), factor(&mut g, 1024), factor(&mut g, 1024));
+        let n = rest;
+        machine.insert("topology".into(), json!({ "threads_per_core": t, "cores_per_llc": c, "llcs_per_node": l, "nodes": n }));
+        if n > 1 && g.chance(50) {
+            let mut d = vec![vec![10i64; n as usize]; n as usize];
+            for i in 0..n as usize {
+                for j in i + 1..n as usize {
+                    let x = *g.pick(&[12, 20, 20, 21, 32, 40]);
+                    d[i][j] = x;
+                    d[j][i] = x;
+                }
+            }
+            machine.insert("distance".into(), json!(d));
+        }
     }
     if policy == "eevdf-v6.18" && g.chance(50) {
         machine.insert("preemption".into(), json!(*g.pick(&["none", "voluntary", "full", "lazy", "lazy"])));

@@ -248,3 +248,56 @@ fn check_cpus(s: &Sim) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The sched domains of the machine: every CPU's domains hold it, each span holds its child's
+/// (spans nested); a domain's first group is the CPU's own; on the levels below NUMA the groups
+/// partition the span; every group has capacity 1024 a CPU and a balance CPU inside it.
+pub fn check_domains(d: &crate::smp::Domains) -> Result<(), String> {
+    for cpu in 0..d.base.len() as u32 {
+        let mut child = NIL;
+        for s in d.of(cpu) {
+            let sd = &d.sds[s as usize];
+            let name = d.name(s);
+            if !sd.span.test(cpu) {
+                return Err(format!("CPU {cpu}'s {name} domain {} does not hold it", sd.span.cpulist()));
+            }
+            if sd.child != child {
+                return Err(format!("CPU {cpu}'s {name} domain's child is not the domain below it"));
+            }
+            if child != NIL && !d.sds[child as usize].span.subset_of(&sd.span) {
+                return Err(format!("CPU {cpu}'s {name} domain {} does not hold its child's span", sd.span.cpulist()));
+            }
+            let Some(&own) = sd.groups.first() else {
+                return Err(format!("CPU {cpu}'s {name} domain has no group"));
+            };
+            if !d.groups[own as usize].span.test(cpu) {
+                return Err(format!("CPU {cpu}'s {name} domain's first group {} is not its own", d.groups[own as usize].span.cpulist()));
+            }
+            let mut covered = crate::smp::Mask::empty(d.base.len() as u32);
+            let mut total = 0;
+            for &g in &sd.groups {
+                let grp = &d.groups[g as usize];
+                if !grp.span.subset_of(&sd.span) {
+                    return Err(format!("CPU {cpu}'s {name} domain holds a group {} outside its span", grp.span.cpulist()));
+                }
+                let sgc = &d.sgcs[grp.sgc as usize];
+                if sgc.capacity != crate::smp::domains::SCHED_CAPACITY_SCALE * u64::from(grp.weight) {
+                    return Err(format!("group {} has capacity {}", grp.span.cpulist(), sgc.capacity));
+                }
+                if !grp.span.test(d.group_balance_cpu(g)) {
+                    return Err(format!("group {}'s balance CPU is outside it", grp.span.cpulist()));
+                }
+                covered.or_with(&grp.span);
+                total += grp.weight;
+            }
+            if covered != sd.span {
+                return Err(format!("CPU {cpu}'s {name} domain's groups cover {}, not its span {}", covered.cpulist(), sd.span.cpulist()));
+            }
+            if sd.flags & crate::smp::sd_flags::SD_NUMA == 0 && total != sd.span_weight {
+                return Err(format!("CPU {cpu}'s {name} domain's groups overlap"));
+            }
+            child = s;
+        }
+    }
+    Ok(())
+}

@@ -1,6 +1,7 @@
 //! The invariant fuzzer: random scenarios across the policies, their feature switches, 1–16
-//! CPUs, cgroups, every behaviour and workload and random timeline edits (no-op ones too),
-//! each run instant by instant with `invariants::check` after every instant, plus metamorphic
+//! CPUs (with random topologies and distance tables), cgroups, every behaviour and workload and random timeline edits (no-op ones too),
+//! each run instant by instant with `invariants::check` after every instant (and the sched
+//! domains checked once, `invariants::check_domains`), plus metamorphic
 //! checks (the same seed gives the same report; no-op edits and task names change no figure).
 //! A failure comes with its scenario, shrunk to a small one that still fails (`shrink`).
 //!
@@ -43,6 +44,9 @@ fn run_checked(text: &str) -> Result<Option<(Report, u64)>, Failure> {
         return Ok(None);
     }
     let Ok(mut sim) = Sim::new(&v) else { return Ok(None) };
+    if let Err(e) = invariants::check_domains(&sim.smp.doms) {
+        return Err(Failure { check: "invariant", message: format!("sched domains: {e}") });
+    }
     let mut instants = 0u64;
     let mut last = 0u64;
     while sim.step_instant() {

@@ -65,6 +65,8 @@ fn candidates(case: &Value) -> Vec<Value> {
                     if let Some(m) = o.get_mut("machine").and_then(Value::as_object_mut) {
                         m.insert("cpus".into(), fewer.into());
                         m.remove("llc_size");
+                        m.remove("topology");
+                        m.remove("distance");
                     }
                 }));
             }

@@ -13,6 +13,7 @@ mod expand;
 mod cost;
 mod write;
 mod lesson;
+mod machine;
 
 pub use cost::{check_cost, estimate, CostEstimate, Limits};
 pub(crate) use cost::sci;

@@ -158,6 +158,9 @@ pub struct Machine {
     pub cpus: u32,
     pub hz: u32,
     pub llc_size: Option<u32>,
+    /// The machine's shape (`machine.topology`, with `machine.distance`); None: `llc_size`'s
+    /// single-thread cores in one node (`Machine::shape`).
+    pub topology: Option<crate::smp::Topology>,
     /// What switching, waking and migrating cost in time (`machine.costs`); all 0 by default,
     /// so decisions and figures are those of the cost-free model.
     pub costs: Costs,
@@ -165,9 +168,20 @@ pub struct Machine {
     pub preemption: Preemption,
 }
 
+impl Machine {
+    /// The machine's shape: `machine.topology`, else `llc_size` single-thread cores per LLC
+    /// (default all CPUs) in one node.
+    pub fn shape(&self) -> crate::smp::Topology {
+        match &self.topology {
+            Some(t) => t.clone(),
+            None => crate::smp::Topology::flat(self.cpus, self.llc_size.unwrap_or(self.cpus)),
+        }
+    }
+}
+
 impl Default for Machine {
     fn default() -> Self {
-        Machine { cpus: 1, hz: 250, llc_size: None, costs: Costs::default(), preemption: Preemption::Full }
+        Machine { cpus: 1, hz: 250, llc_size: None, topology: None, costs: Costs::default(), preemption: Preemption::Full }
     }
 }
 

@@ -214,6 +214,7 @@ impl P {
     fn machine(&mut self, v: &Value, path: &str) -> R<Machine> {
         let o = obj(v, path)?;
         let mut m = Machine::default();
+        let (mut topology, mut distance) = (None, None);
         for (k, x) in o {
             let kp = key(path, k);
             match k.as_str() {
@@ -238,9 +239,12 @@ impl P {
                 }
                 "costs" => m.costs = costs(x, &kp)?,
                 "preemption" => m.preemption = self.preemption(x, &kp)?,
-                _ => return Err(unknown(path, k, &["cpus", "hz", "llc_size", "costs", "preemption"])),
+                "topology" => topology = Some(super::machine::topology(x, &kp)?),
+                "distance" => distance = Some(super::machine::distance(x, &kp)?),
+                _ => return Err(unknown(path, k, &["cpus", "hz", "llc_size", "topology", "distance", "costs", "preemption"])),
             }
         }
+        m.topology = super::machine::check(path, self.cx.cpus, m.llc_size, topology, distance)?;
         Ok(m)
     }
 

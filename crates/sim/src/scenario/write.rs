@@ -108,6 +108,20 @@ pub fn to_json(s: &Scenario) -> Value {
     if let Some(l) = s.machine.llc_size {
         machine.insert("llc_size".into(), json!(l));
     }
+    if let Some(t) = &s.machine.topology {
+        let preset = t.preset.and_then(crate::smp::Topology::preset);
+        match &preset {
+            Some(p) => machine.insert("topology".into(), json!(p.preset)),
+            None => machine.insert(
+                "topology".into(),
+                json!({ "threads_per_core": t.threads_per_core, "cores_per_llc": t.cores_per_llc, "llcs_per_node": t.llcs_per_node, "nodes": t.nodes }),
+            ),
+        };
+        if !t.distance.is_empty() && preset.is_none_or(|p| p.distance != t.distance) {
+            let rows: Vec<&[u32]> = t.distance.chunks(t.nodes as usize).collect();
+            machine.insert("distance".into(), json!(rows));
+        }
+    }
     let c = &s.machine.costs;
     if c.measured {
         machine.insert("costs".into(), json!("measured"));

@@ -17,7 +17,9 @@
 //! source's `cfs_tasks`, the least recently run first, as `detach_tasks()` does.
 
 use crate::engine::cfs_tasks::CfsTasks;
-use super::placement::{nr_idle_scan, SCHED_CAPACITY_SCALE};
+use super::domains::SCHED_CAPACITY_SCALE;
+use super::placement::nr_idle_scan;
+use super::{Domains, Topology};
 use crate::engine::task::TState;
 use crate::engine::Sim;
 use crate::cfs::flags::*;
@@ -35,6 +37,10 @@ pub struct Level {
 /// The machine's topology and the balancer's state.
 #[derive(Clone, Debug)]
 pub struct Smp {
+    /// The machine's shape and the sched domains the kernel builds on it (`domains.rs`),
+    /// shared by the copies of a run (checkpoints, A/B sides): they never change in a run.
+    pub topo: Topology,
+    pub doms: std::sync::Arc<Domains>,
     pub levels: Vec<Level>,
     pub llc_size: u32,
     /// Per LLC: `sd_llc_shared->nr_idle_scan`.
@@ -66,7 +72,12 @@ pub fn interval_ticks(span_ms: u64, hz: u32) -> u64 {
 }
 
 impl Smp {
-    pub fn new(cpus: u32, llc_size: u32, hz: u32, tasks: usize) -> Smp {
+    /// The balancer of a machine of shape `topo`: its LLC is `sd_llc_size`, as
+    /// `update_top_cache_domain()` finds it.
+    pub fn new(topo: Topology, hz: u32, tasks: usize) -> Smp {
+        let cpus = topo.cpus();
+        let doms = Domains::build(&topo);
+        let llc_size = doms.sd_llc_size[0];
         let mut levels = Vec::new();
         if llc_size > 1 {
             levels.push(Level { span: llc_size, interval_ticks: interval_ticks(llc_size.into(), hz) });
@@ -75,6 +86,8 @@ impl Smp {
             levels.push(Level { span: cpus, interval_ticks: interval_ticks(cpus.into(), hz) });
         }
         Smp {
+            topo,
+            doms: std::sync::Arc::new(doms),
             levels,
             llc_size,
             nr_idle_scan: vec![llc_size; (cpus / llc_size.max(1)) as usize],
@@ -344,7 +357,7 @@ mod tests {
     use super::*;
 
     fn levels(cpus: u32, llc: u32, hz: u32) -> Vec<(u32, u64)> {
-        Smp::new(cpus, llc, hz, 0).levels.iter().map(|l| (l.span, l.interval_ticks)).collect()
+        Smp::new(Topology::flat(cpus, llc), hz, 0).levels.iter().map(|l| (l.span, l.interval_ticks)).collect()
     }
 
     /// A domain of `span` CPUs balances every `span` ms, rounded up to whole ticks (at least
@@ -369,6 +382,6 @@ mod tests {
         assert_eq!(levels(2, 2, 300), vec![(2, 1)]);
         assert_eq!(levels(16, 8, 300), vec![(8, 3), (16, 5)]);
         assert_eq!(levels(1, 1, 250), vec![], "one CPU: nothing to balance");
-        assert_eq!(Smp::new(64, 8, 250, 0).max_interval_ticks(), 16);
+        assert_eq!(Smp::new(Topology::flat(64, 8), 250, 0).max_interval_ticks(), 16);
     }
 }

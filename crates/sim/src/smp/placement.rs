@@ -3,13 +3,12 @@
 //! engine's view of each CPU (running task, number of runnable tasks, busy time), never a
 //! policy's internals, so it is the same under every policy.
 
+use super::domains::SCHED_CAPACITY_SCALE;
 use crate::engine::Sim;
 use crate::entity::NIL;
 
 /// `sd->imbalance_pct` of an LLC (MC) domain as `sd_init()` sets it (v6.2).
 pub const LLC_IMBALANCE_PCT: u64 = 117;
-/// `SCHED_CAPACITY_SCALE`.
-pub const SCHED_CAPACITY_SCALE: u64 = 1024;
 
 /// `update_idle_cpu_scan()` (v6.2, SIS_UTIL): the number of CPUs `select_idle_cpu()` may
 /// scan in an LLC of `llc_weight` CPUs whose summed utilisation is `sum_util` (each CPU
@@ -192,5 +191,13 @@ mod tests {
         assert_eq!(nr_idle_scan(8 * 1024, 8), 0);
         // half busy: x = 512, tmp = 512²·13689/10240000 = 350, y = 674, 674·64/1024 = 42.
         assert_eq!(nr_idle_scan(32 * 1024, 64), 42);
+    }
+
+    /// V4 (../shared/reference/kernel-smp.md): an 8-CPU LLC at 25, 50, 75 and 85.4 % summed
+    /// utilisation: x = 256, 512, 768, 875; tmp = x²·117²/10 240 000 = 87, 350, 788, 1023;
+    /// (1024 − tmp)·8/1024 = 7, 5, 1, 0.
+    #[test]
+    fn v4_scan_depths() {
+        assert_eq!([2048, 4096, 6144, 7000].map(|u| nr_idle_scan(u, 8)), [7, 5, 1, 0]);
     }
 }
