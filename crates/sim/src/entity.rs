@@ -59,8 +59,10 @@ pub struct Entity {
     /// it was last recomputed; it starts at 0 (a kzalloc'd group entity's; a task's is copied
     /// from its parent, which the model does not have).
     pub max_slice: u64,
-    /// Load tracking (task groups only).
-    pub avg: crate::group::pelt::SchedAvg,
+    /// Load tracking (`se->avg`: load, runnable and util).
+    pub avg: crate::pelt::SchedAvg,
+    /// A group entity's `runnable_weight`: the runnable tasks below it when last refreshed.
+    pub runnable_weight: u32,
     /// `TASK_ON_RQ_MIGRATING`: dequeued by the load balancer to move to another CPU.
     pub migrating: bool,
     /// A task's group (`task_group(p)`), NIL for the root group.
@@ -98,7 +100,8 @@ impl Entity {
             min_vruntime: 0,
             min_slice: 0,
             max_slice: 0,
-            avg: crate::group::pelt::SchedAvg::default(),
+            avg: crate::pelt::SchedAvg::default(),
+            runnable_weight: 0,
             migrating: false,
             tg: NIL,
             policy: crate::scenario::FairPolicy::Normal,

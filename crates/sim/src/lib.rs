@@ -82,6 +82,7 @@ pub mod group;
 pub mod interop;
 pub mod lesson;
 pub mod measure;
+pub mod pelt;
 pub mod rbtree;
 pub mod report;
 pub mod rng;

@@ -60,6 +60,9 @@ pub struct TaskReport {
     pub overhead_ns: Option<u64>,
     pub wakeup_latency_ns: LatencyStats,
     pub preempt_delay_ns: LatencyStats,
+    /// Addition (contract §4): PELT's `se.avg.util_avg` as stored at the end of the run, what
+    /// `/proc/PID/sched` would show at that instant (not decayed further).
+    pub util_avg: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -84,6 +87,11 @@ pub struct CpuReport {
     /// class lost (present only when the scenario has such tasks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rt_ns: Option<u64>,
+    /// Addition (contract §4): the root cfs_rq's PELT averages as stored at the end of the run
+    /// (`cfs_rq->avg.util_avg`, `load_avg`, `runnable_avg`).
+    pub util_avg: u64,
+    pub load_avg: u64,
+    pub runnable_avg: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

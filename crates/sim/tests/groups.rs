@@ -3,7 +3,7 @@
 //! CPUs by its load, and `shares` / `latency_nice` changes at run time.
 
 use fairground_sim::engine::Sim;
-use fairground_sim::group::pelt::{decay_load, update_load_avg_fields, update_load_sum, SchedAvg, LOAD_AVG_MAX};
+use fairground_sim::pelt::{decay_load, update_load_avg_fields, update_load_sum, SchedAvg, LOAD_AVG_MAX};
 use fairground_sim::group::shares::calc_group_shares_of;
 use fairground_sim::parse_scenario;
 use fairground_sim::report::Report;
@@ -49,14 +49,14 @@ fn runnable_entity_converges_and_halves_after_32_blocked_periods() {
     // Runnable from t = 0, updated every ms for 100 ms, weight 1024.
     let mut sa = SchedAvg::default();
     for k in 1..=100u64 {
-        if update_load_sum(k * 1_000_000, &mut sa, 1) {
+        if update_load_sum(k * 1_000_000, &mut sa, 1, 1, true) {
             update_load_avg_fields(&mut sa, 1024);
         }
     }
     assert_eq!((sa.load_sum, sa.load_avg, sa.period_contrib, sa.last_update_time), (41128, 894, 376, 99_999_744));
     // Blocked for exactly 32 periods: y^32 = 1/2.
     let t = sa.last_update_time + 32 * 1024 * 1024;
-    assert!(update_load_sum(t, &mut sa, 0));
+    assert!(update_load_sum(t, &mut sa, 0, 0, false));
     update_load_avg_fields(&mut sa, 1024);
     assert_eq!((sa.load_sum, sa.load_avg), (20563, 447));
 }
@@ -65,7 +65,7 @@ fn runnable_entity_converges_and_halves_after_32_blocked_periods() {
 fn half_duty_entity_settles_near_half_its_weight() {
     let mut sa = SchedAvg::default();
     for k in 1..=200u64 {
-        if update_load_sum(k * 1_000_000, &mut sa, k % 2) {
+        if update_load_sum(k * 1_000_000, &mut sa, k % 2, k % 2, k % 2 == 1) {
             update_load_avg_fields(&mut sa, 1024);
         }
     }

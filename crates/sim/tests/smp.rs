@@ -78,15 +78,15 @@ fn busy_previous_cpu_scans_the_llc_from_the_next_cpu() {
     assert_eq!(s.tasks[p].stats.migrations, 1);
 }
 
-/// The idle scan is bounded (SIS_UTIL): an LLC that was fully busy over the last balance
-/// interval gets `nr_idle_scan` 0, and a woken task stays on its busy previous CPU even
-/// though a CPU of the LLC is idle. 8 CPUs (LLC interval: 8 ms = 2 ticks at 250 Hz); hogs
-/// pinned to CPUs 0..6; w pinned to CPU 7 runs 0–20 ms; p (periodic, 2 ms, forked asleep on
-/// CPU 0, every CPU holding one task) wakes at 2, 4, … ms. The refreshes at 8 and 16 ms see
-/// a fully busy LLC (depth 0). At 20 ms w's burst ends first (completions come before
-/// timers, so CPU 7's newly-idle balance finds nothing to pull), then p wakes with CPU 7 idle
-/// and stays on CPU 0; so again at 22 ms. The refresh at 24 ms sees 7.5 busy CPUs (x = 960,
-/// past 85%): still depth 0.
+/// The idle scan is bounded (SIS_UTIL) by the LLC's PELT utilisation, refreshed at each
+/// periodic balance of the LLC domain (8 CPUs: every 8 ms = 2 ticks at 250 Hz). Hogs pinned
+/// to CPUs 0..6; w pinned to CPU 7 runs 0–300 ms; p (periodic, 2 ms) wakes at 2, 4, … ms.
+/// - At 8 ms every CPU has been busy since 0, but PELT's util of a task that started at 512
+///   has only climbed to about 1024 − 512·y^7.6 ≈ 590 (y^32 = 1/2): x ≈ 600 of 1024 is below
+///   the 85 % (x ≥ 875) at which the scan stops, so the LLC may still be scanned.
+/// - By 296 ms the busy CPUs' util is within a few units of 1024: x > 875, depth 0.
+/// - From 300 ms CPU 7 is idle, but seven busy CPUs alone make x ≥ 7 × 1000 / 8 = 875: the
+///   depth stays 0, and p, woken every 2 ms with CPU 7 idle, stays on its busy CPU 0.
 #[test]
 fn idle_scan_is_bounded_by_llc_utilisation() {
     let hogs: Vec<String> =
@@ -94,25 +94,24 @@ fn idle_scan_is_bounded_by_llc_utilisation() {
     let mut s = sim(&scenario(
         "cfs-v6.2",
         r#"{ "cpus": 8 }"#,
-        100,
+        400,
         &format!(
-            r#"{}, {{ "name": "w", "cpus": [7], "behavior": {{ "kind": "bursty", "run_us": 20000, "sleep_us": 10000000 }} }},
-               {{ "name": "p", "behavior": {{ "kind": "periodic", "period_us": 2000, "run_us": 100 }} }}"#,
+            r#"{}, {{ "name": "w", "cpus": [7], "behavior": {{ "kind": "bursty", "run_us": 300000, "sleep_us": 10000000 }} }},
+               {{ "name": "p", "cpus": [0, 7], "behavior": {{ "kind": "periodic", "period_us": 2000, "run_us": 100 }} }}"#,
             hogs.join(",")
         ),
     ));
     let p = idx(&s, "p");
     s.run_until(8_000_001);
+    assert!(s.smp.nr_idle_scan[0] > 0, "a ramping LLC is still scanned: {:?}", s.smp.nr_idle_scan);
+    s.run_until(296_000_001);
     assert_eq!(s.smp.nr_idle_scan, vec![0]);
-    s.run_until(20_000_000);
     assert_eq!(s.tasks[p].cpu, 0);
-    s.run_until(24_000_000);
+    s.run_until(340_000_000);
     assert_eq!(s.cpus[7].curr, NIL, "w has gone to sleep");
-    assert_eq!(s.tasks[p].stats.wakeups, 11, "wakeups at 2..=22 ms");
+    assert_eq!(s.smp.nr_idle_scan, vec![0]);
     assert_eq!(s.tasks[p].cpu, 0);
     assert_eq!(s.tasks[p].stats.migrations, 0);
-    s.run_until(24_000_001);
-    assert_eq!(s.smp.nr_idle_scan, vec![0]);
 }
 
 /// Affinity is never violated, by fork, wakeup, newly-idle or periodic balance: random

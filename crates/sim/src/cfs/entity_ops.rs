@@ -4,7 +4,7 @@
 
 use super::flags::*;
 use super::timeline::{entity_before, max_vruntime};
-use crate::group::pelt::{DO_ATTACH, DO_DETACH, UPDATE_TG};
+use crate::pelt::{DO_ATTACH, DO_DETACH, UPDATE_TG};
 use super::{Fair, ReschedCause};
 use crate::entity::NIL;
 use crate::weights::calc_delta_fair;
@@ -79,6 +79,7 @@ impl Fair {
 
         if self.pelt {
             self.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
+            self.se_update_runnable(se);
             if self.cfg.feat.update_cfs_group_enqueue {
                 self.update_cfs_group(se);
             }
@@ -149,6 +150,7 @@ impl Fair {
         if self.pelt {
             let load_flags = dequeue_load_flags(self, se, flags);
             self.update_load_avg(rq, se, load_flags);
+            self.se_update_runnable(se);
         }
         self.clear_buddies(rq, se);
         if self.cfs_rqs[rq as usize].curr != se {

@@ -48,6 +48,10 @@ pub struct CfsRq {
     pub load: LoadWeight,
     pub nr_running: u32,
     pub h_nr_running: u32,
+    /// Tasks queued at or below this runqueue and not delayed (`h_nr_runnable`, 6.14+): under
+    /// the policies without delayed dequeue, and under v6.12, it is kept but only 6.18's PELT
+    /// reads it.
+    pub h_nr_runnable: u32,
     /// Queued SCHED_IDLE entities (`account_entity_enqueue()`, v6.2): CFS's `sched_slice()`
     /// reads it through `sched_idle_cfs_rq()`.
     pub idle_nr_running: u32,
@@ -73,13 +77,16 @@ pub struct CfsRq {
     /// Task groups: the group this runqueue belongs to (NIL for a CPU's root runqueue),
     /// its load average, and the part of it last folded into the group's sum.
     pub tg: u32,
-    pub avg: crate::group::pelt::SchedAvg,
+    pub avg: crate::pelt::SchedAvg,
     pub tg_load_avg_contrib: i64,
     /// v6.12's ratelimit of `update_tg_load_avg()`.
     pub last_update_tg_load_avg: u64,
-    /// Load of tasks that left by migration, removed at the next update.
+    /// What tasks that left by a wakeup migration leave to be removed at the next update
+    /// (`cfs_rq->removed`).
     pub removed_nr: u32,
     pub removed_load_avg: u64,
+    pub removed_util_avg: u64,
+    pub removed_runnable_avg: u64,
 }
 
 impl CfsRq {
@@ -90,6 +97,7 @@ impl CfsRq {
             load: LoadWeight::default(),
             nr_running: 0,
             h_nr_running: 0,
+            h_nr_runnable: 0,
             idle_nr_running: 0,
             idle_h_nr_running: 0,
             min_vruntime: (-(1i64 << 20)) as u64,
@@ -104,11 +112,13 @@ impl CfsRq {
             avg_vruntime: 0,
             avg_load: 0,
             tg: NIL,
-            avg: crate::group::pelt::SchedAvg::default(),
+            avg: crate::pelt::SchedAvg::default(),
             tg_load_avg_contrib: 0,
             last_update_tg_load_avg: 0,
             removed_nr: 0,
             removed_load_avg: 0,
+            removed_util_avg: 0,
+            removed_runnable_avg: 0,
         }
     }
 }
@@ -138,7 +148,8 @@ pub struct Fair {
     pub eevdf: Option<crate::eevdf::Version>,
     /// The task groups (`crate::group`), parents before children.
     pub tgs: Vec<crate::group::TaskGroup>,
-    /// Load tracking is on (only when there are task groups).
+    /// Load tracking runs (`crate::pelt`): always, as in the kernel; the flag remains for the
+    /// call sites that name it.
     pub pelt: bool,
     /// The decision log, when recording (`crate::explain`).
     pub log: Option<Vec<crate::explain::Decision>>,
@@ -182,7 +193,7 @@ impl Fair {
             eevdf,
             ctx: ReschedCause::Tick,
             tgs: Vec::new(),
-            pelt: false,
+            pelt: true,
             log: None,
             pick_note: crate::explain::PickNote::default(),
             ents: Vec::with_capacity(nr_entities),

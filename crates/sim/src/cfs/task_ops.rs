@@ -23,6 +23,7 @@ impl Fair {
             let q = self.ents[s as usize].cfs_rq;
             self.enqueue_entity(q, s, flags);
             self.cfs_rqs[q as usize].h_nr_running += 1;
+            self.cfs_rqs[q as usize].h_nr_runnable += 1;
             self.cfs_rqs[q as usize].idle_h_nr_running += idle;
             flags = ENQUEUE_WAKEUP;
             s = self.ents[s as usize].parent;
@@ -30,12 +31,14 @@ impl Fair {
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
             if self.pelt {
-                self.update_load_avg(q, s, crate::group::pelt::UPDATE_TG);
+                self.update_load_avg(q, s, crate::pelt::UPDATE_TG);
+                self.se_update_runnable(s);
                 if self.cfg.feat.update_cfs_group_enqueue {
                     self.update_cfs_group(s);
                 }
             }
             self.cfs_rqs[q as usize].h_nr_running += 1;
+            self.cfs_rqs[q as usize].h_nr_runnable += 1;
             self.cfs_rqs[q as usize].idle_h_nr_running += idle;
             s = self.ents[s as usize].parent;
         }
@@ -59,6 +62,7 @@ impl Fair {
             let q = self.ents[s as usize].cfs_rq;
             self.dequeue_entity(q, s, flags);
             self.cfs_rqs[q as usize].h_nr_running -= 1;
+            self.cfs_rqs[q as usize].h_nr_runnable -= 1;
             self.cfs_rqs[q as usize].idle_h_nr_running -= idle;
             if self.cfs_rqs[q as usize].load.weight != 0 {
                 // The parent still has other entities: it stays queued. Bias the next pick
@@ -75,12 +79,14 @@ impl Fair {
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
             if self.pelt {
-                self.update_load_avg(q, s, crate::group::pelt::UPDATE_TG);
+                self.update_load_avg(q, s, crate::pelt::UPDATE_TG);
+                self.se_update_runnable(s);
                 if self.cfg.feat.update_cfs_group_dequeue {
                     self.update_cfs_group(s);
                 }
             }
             self.cfs_rqs[q as usize].h_nr_running -= 1;
+            self.cfs_rqs[q as usize].h_nr_runnable -= 1;
             self.cfs_rqs[q as usize].idle_h_nr_running -= idle;
             s = self.ents[s as usize].parent;
         }

@@ -10,7 +10,7 @@ use super::Version;
 use crate::cfs::entity_ops::dequeue_load_flags;
 use crate::cfs::flags::*;
 use crate::cfs::Fair;
-use crate::group::pelt::{DO_ATTACH, UPDATE_TG};
+use crate::pelt::{DO_ATTACH, UPDATE_TG};
 use crate::entity::NIL;
 
 /// `did_preempt_short()` (v6.12): PREEMPT_SHORT cancelled curr's run-to-parity protection
@@ -95,6 +95,7 @@ pub fn enqueue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
     if f.pelt {
         // The entity is reweighted (and its lag with it) before it is placed.
         f.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
+        f.se_update_runnable(se);
         if f.cfg.feat.update_cfs_group_enqueue {
             f.update_cfs_group(se);
         }
@@ -112,11 +113,11 @@ pub fn enqueue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
     f.ents[se as usize].on_rq = true;
 }
 
-/// `finish_delayed_dequeue_entity()` (v6.12).
+/// `finish_delayed_dequeue_entity()` (v6.12; 6.14+ through `clear_delayed()`).
 fn finish_delayed_dequeue_entity(f: &mut Fair, se: u32) {
     let delay_zero = f.cfg.feat.delay_zero;
+    clear_delayed(f, se);
     let e = &mut f.ents[se as usize];
-    e.sched_delayed = false;
     if delay_zero && e.vlag > 0 {
         e.vlag = 0;
     }
@@ -138,13 +139,14 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
             if f.pelt {
                 f.update_load_avg(rq, se, 0);
             }
-            f.ents[se as usize].sched_delayed = true;
+            set_delayed(f, se);
             return false;
         }
     }
     if f.pelt {
         let load_flags = dequeue_load_flags(f, se, flags);
         f.update_load_avg(rq, se, load_flags);
+        f.se_update_runnable(se);
     }
     update_entity_lag(f, rq, se);
     if v612 && f.cfg.feat.place_rel_deadline && !sleep {
@@ -217,5 +219,34 @@ pub fn entity_tick(f: &mut Fair, rq: u32, curr: u32) {
     if f.pelt {
         f.update_load_avg(rq, curr, UPDATE_TG);
         f.update_cfs_group(curr);
+    }
+}
+
+/// `set_delayed()` (6.14+; v6.12 only sets the flag): a delayed task no longer counts in
+/// `h_nr_runnable` on the runqueues above it.
+pub fn set_delayed(f: &mut Fair, se: u32) {
+    f.ents[se as usize].sched_delayed = true;
+    if !f.ents[se as usize].is_task() {
+        return;
+    }
+    let mut s = se;
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        f.cfs_rqs[q as usize].h_nr_runnable -= 1;
+        s = f.ents[s as usize].parent;
+    }
+}
+
+/// `clear_delayed()` (6.14+): the task counts in `h_nr_runnable` again.
+pub fn clear_delayed(f: &mut Fair, se: u32) {
+    f.ents[se as usize].sched_delayed = false;
+    if !f.ents[se as usize].is_task() {
+        return;
+    }
+    let mut s = se;
+    while s != NIL {
+        let q = f.ents[s as usize].cfs_rq;
+        f.cfs_rqs[q as usize].h_nr_runnable += 1;
+        s = f.ents[s as usize].parent;
     }
 }

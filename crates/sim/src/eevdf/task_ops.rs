@@ -10,7 +10,7 @@ use super::Version;
 use crate::cfs::flags::*;
 use crate::cfs::{Fair, ReschedCause};
 use crate::entity::NIL;
-use crate::group::pelt::UPDATE_TG;
+use crate::pelt::UPDATE_TG;
 
 /// `requeue_delayed_entity()` (v6.12): a delayed entity woken before a pick reached it stays
 /// where it is; with DELAY_ZERO, one whose lag has turned positive is re-placed at zero lag.
@@ -43,7 +43,7 @@ pub fn requeue_delayed_entity(f: &mut Fair, se: u32) {
     if f.pelt {
         f.update_load_avg(rq, se, 0);
     }
-    f.ents[se as usize].sched_delayed = false;
+    super::entity_ops::clear_delayed(f, se);
 }
 
 /// `enqueue_task_fair()` (v6.6; v6.12 adds ENQUEUE_DELAYED and slice propagation).
@@ -55,6 +55,9 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
         return;
     }
     let idle = u32::from(f.ents[se as usize].is_idle());
+    // A delayed task put back without a wakeup (a setattr's DEQUEUE_SAVE / ENQUEUE_RESTORE)
+    // stays delayed: it does not count as runnable (6.14+'s "task_new && se->sched_delayed").
+    let hr = u32::from(!(flags & ENQUEUE_WAKEUP == 0 && f.ents[se as usize].sched_delayed));
     let mut s = se;
     let mut slice = 0;
     while s != NIL {
@@ -73,6 +76,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
         enqueue_entity(f, q, s, flags);
         slice = cfs_rq_min_slice(f, q);
         f.cfs_rqs[q as usize].h_nr_running += 1;
+        f.cfs_rqs[q as usize].h_nr_runnable += hr;
         f.cfs_rqs[q as usize].idle_h_nr_running += idle;
         flags = ENQUEUE_WAKEUP;
         s = f.ents[s as usize].parent;
@@ -81,6 +85,7 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
     while s != NIL {
         let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running += 1;
+        f.cfs_rqs[q as usize].h_nr_runnable += hr;
         f.cfs_rqs[q as usize].idle_h_nr_running += idle;
         s = f.ents[s as usize].parent;
     }
@@ -93,6 +98,7 @@ fn update_ancestor(f: &mut Fair, s: u32, slice: &mut u64, update_group: bool) ->
     let q = f.ents[s as usize].cfs_rq;
     if f.pelt {
         f.update_load_avg(q, s, UPDATE_TG);
+        f.se_update_runnable(s);
         if update_group {
             f.update_cfs_group(s);
         }
@@ -127,6 +133,9 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     let task = f.ents[se as usize].is_task();
     let h = u32::from(task);
     let idle = h & u32::from(f.ents[se as usize].is_idle());
+    // A delayed task left h_nr_runnable when it was delayed, unless this dequeue completes
+    // the delay, whose clear_delayed() counts it back first (6.14+'s dequeue_entities()).
+    let hr = h & u32::from(task_sleep || flags & DEQUEUE_DELAYED != 0 || !f.ents[se as usize].sched_delayed);
     // v6.12 starts a group entity's walk from its own queue's shortest slice; v6.18 starts
     // from 0 and takes the queue's where a dequeue stops at a delayed entity.
     let v618 = super::is_v618(f);
@@ -144,6 +153,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
             break;
         }
         f.cfs_rqs[q as usize].h_nr_running -= h;
+        f.cfs_rqs[q as usize].h_nr_runnable -= hr;
         f.cfs_rqs[q as usize].idle_h_nr_running -= idle;
         // Don't dequeue the parent if it has other entities besides us.
         if f.cfs_rqs[q as usize].load.weight != 0 {
@@ -162,6 +172,7 @@ pub fn dequeue_entities(f: &mut Fair, se: u32, mut flags: u32) -> bool {
     while s != NIL {
         let q = update_ancestor(f, s, &mut slice, update_group);
         f.cfs_rqs[q as usize].h_nr_running -= h;
+        f.cfs_rqs[q as usize].h_nr_runnable -= hr;
         f.cfs_rqs[q as usize].idle_h_nr_running -= idle;
         s = f.ents[s as usize].parent;
     }

@@ -142,10 +142,8 @@ impl Sim {
             let mut e = Entity::new(weight, fair.root_rq(0));
             e.policy = t.attrs.policy;
             e.tg = cgroup.unwrap_or(NIL);
-            if !s.cgroups.is_empty() {
-                // init_entity_runnable_average(): a new task starts as if it had always run.
-                e.avg.load_avg = crate::weights::scale_load_down(e.load.weight);
-            }
+            // init_entity_runnable_average(): a new task starts as if it had always run.
+            e.avg.load_avg = crate::weights::scale_load_down(e.load.weight);
             if v12 {
                 e.latency_offset = fair.calc_latency_offset(t.attrs.latency_nice);
             }

@@ -47,6 +47,7 @@ impl Sim {
                     overhead_ns: (!costs_zero).then_some(s.overhead_ns),
                     wakeup_latency_ns: summarize(&mut s.wakeup_latency),
                     preempt_delay_ns: summarize(&mut s.preempt_delay),
+                    util_avg: ents[t.se as usize].avg.util_avg,
                 }
             })
             .collect::<Vec<_>>();
@@ -73,7 +74,22 @@ impl Sim {
             tasks,
             cgroups,
             workloads,
-            cpus: self.cpus.iter().enumerate().map(|(i, c)| CpuReport { id: i as u32, busy_ns: c.busy_ns, rt_ns: self.has_rt.then_some(c.rt_ns) }).collect(),
+            cpus: self
+                .cpus
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let avg = &self.fair.cfs_rqs[self.fair.root_rq(i as u32) as usize].avg;
+                    CpuReport {
+                        id: i as u32,
+                        busy_ns: c.busy_ns,
+                        rt_ns: self.has_rt.then_some(c.rt_ns),
+                        util_avg: avg.util_avg,
+                        load_avg: avg.load_avg,
+                        runnable_avg: avg.runnable_avg,
+                    }
+                })
+                .collect(),
         }
     }
 

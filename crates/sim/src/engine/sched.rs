@@ -193,6 +193,8 @@ impl Sim {
             self.fair.set_task_rq(ti, tg, cpu);
             self.smp.homed[cpu as usize] += 1;
             self.fair.task_fork_fair(ti);
+            // wake_up_new_task(): the first utilisation, from the chosen CPU's runqueue.
+            self.fair.post_init_entity_util_avg(ti);
         }
         let t = &mut self.tasks[ti as usize];
         // A workload task's first unit of work, or None: it starts asleep.

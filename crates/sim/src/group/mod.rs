@@ -3,17 +3,16 @@
 //! parent's runqueue there, and a runqueue of its own for its tasks and child groups. The
 //! hierarchy walks (`for_each_sched_entity`, `find_matching_se`) are in the policy code;
 //! this module builds the tree, places tasks in it, and changes a group's shares and latency
-//! nice at run time. `pelt.rs` is the load tracking behind the group weights, `shares.rs`
-//! the weights themselves.
+//! nice at run time. `shares.rs` holds the weights themselves, from the load tracking of
+//! `crate::pelt`.
 
-pub mod pelt;
 pub mod shares;
 
 use crate::cfs::{CfsRq, Fair};
 use crate::entity::{Entity, NIL};
 use crate::scenario::Cgroup;
 use crate::weights::{scale_load, LoadWeight, NICE_0_LOAD};
-use pelt::UPDATE_TG;
+use crate::pelt::UPDATE_TG;
 
 /// `MAX_SHARES` (1 << 18), unscaled.
 pub const MAX_SHARES: u64 = 1 << 18;
@@ -37,13 +36,11 @@ pub struct TaskGroup {
 
 impl Fair {
     /// `sched_create_group()` + `online_fair_sched_group()` for every cgroup of the scenario,
-    /// parents first, after the task entities (task `i` stays entity `i`). Switches load
-    /// tracking on: without groups it would change no decision, so runs without cgroups skip it.
+    /// parents first, after the task entities (task `i` stays entity `i`).
     pub fn build_task_groups(&mut self, cgroups: &[Cgroup]) {
         if cgroups.is_empty() {
             return;
         }
-        self.pelt = true;
         let cpus = self.cfg.cpus;
         for (g, c) in cgroups.iter().enumerate() {
             let parent = c.parent.as_ref().and_then(|p| cgroups.iter().position(|x| &x.name == p)).map_or(NIL, |p| p as u32);

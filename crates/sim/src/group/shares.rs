@@ -1,7 +1,7 @@
 //! Group entity weights (kernel/sched/fair.c v6.2): `update_tg_load_avg`,
 //! `calc_group_shares`, `update_cfs_group`, `reweight_entity`.
 
-use super::pelt::get_pelt_divider;
+use crate::pelt::get_pelt_divider;
 use crate::cfs::Fair;
 use crate::entity::NIL;
 use crate::weights::scale_load_down;

@@ -36,8 +36,16 @@ struct Ev {
 }
 
 impl Ev {
-    fn key(&self) -> (u64, bool, u32, u64) {
-        (self.t, matches!(self.kind, Kind::Switch { .. }), self.cpu, self.stint)
+    /// Wakeups first at one instant (a wakeup precedes the switch it causes), then the
+    /// switches of tasks going to sleep (a task that sleeps on one CPU and is woken onto
+    /// another at the same instant leaves the first before it runs on the second, as
+    /// try_to_wake_up() waits for `p->on_cpu`), then the others; by CPU within each.
+    fn key(&self) -> (u64, bool, bool, u32, u64) {
+        let (switch, not_sleeping) = match self.kind {
+            Kind::Switch { prev_state, .. } => (true, prev_state != "S"),
+            Kind::Wake { .. } => (false, false),
+        };
+        (self.t, switch, not_sleeping, self.cpu, self.stint)
     }
 
     fn lines(&self) -> u64 {

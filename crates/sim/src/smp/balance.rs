@@ -17,7 +17,6 @@
 //! source's `cfs_tasks`, the least recently run first, as `detach_tasks()` does.
 
 use crate::engine::cfs_tasks::CfsTasks;
-use super::domains::SCHED_CAPACITY_SCALE;
 use super::placement::nr_idle_scan;
 use super::{Domains, Topology};
 use crate::engine::task::TState;
@@ -45,9 +44,6 @@ pub struct Smp {
     pub llc_size: u32,
     /// Per LLC: `sd_llc_shared->nr_idle_scan`.
     pub nr_idle_scan: Vec<u32>,
-    /// Per CPU: its busy time at the last LLC balance, to estimate utilisation since then.
-    busy_mark: Vec<u64>,
-    mark_ns: u64,
     pub cfs_tasks: CfsTasks,
     /// Per CPU: forked tasks whose CPU (where they run or last ran) it is, asleep or not. Fork
     /// placement breaks ties with it, a stand-in for the blocked load PELT would show.
@@ -91,8 +87,6 @@ impl Smp {
             levels,
             llc_size,
             nr_idle_scan: vec![llc_size; (cpus / llc_size.max(1)) as usize],
-            busy_mark: vec![0; cpus as usize],
-            mark_ns: 0,
             cfs_tasks: CfsTasks::new(cpus as usize, tasks),
             homed: vec![0; cpus as usize],
             overloaded: vec![0; (cpus as usize).div_ceil(64)],
@@ -271,31 +265,19 @@ impl Sim {
         }
     }
 
-    /// Refresh every LLC's `nr_idle_scan` from each CPU's utilisation since the previous
-    /// refresh: busy time over elapsed time, scaled to 1024 (a stand-in for PELT's util_avg).
+    /// `update_idle_cpu_scan()` (SIS_UTIL) at the LLC level's periodic balance: every LLC's
+    /// `nr_idle_scan` from the sum of its CPUs' `cpu_util_cfs()`, as `update_sd_lb_stats()`
+    /// sums them over the LLC domain's groups.
     fn update_idle_cpu_scan(&mut self) {
-        let now = self.now;
-        let dt = now - self.smp.mark_ns;
         let llc = self.smp.llc_size;
         let mut sum = 0u64;
-        for cpu in 0..self.cpus.len() {
-            let c = &self.cpus[cpu];
-            let mut busy = c.busy_ns;
-            let running = if c.rt_curr != NIL { c.rt_curr } else { c.curr };
-            if running != NIL {
-                busy += now - self.tasks[running as usize].run_start;
-            }
-            let d = busy - self.smp.busy_mark[cpu];
-            sum += (d * SCHED_CAPACITY_SCALE).checked_div(dt).unwrap_or(0).min(SCHED_CAPACITY_SCALE);
-            self.smp.busy_mark[cpu] = busy;
-            if (cpu as u32 + 1).is_multiple_of(llc) {
-                if dt > 0 {
-                    self.smp.nr_idle_scan[cpu / llc as usize] = nr_idle_scan(sum, llc.into());
-                }
+        for cpu in 0..self.cpus.len() as u32 {
+            sum += self.fair.cpu_util_cfs(cpu);
+            if (cpu + 1).is_multiple_of(llc) {
+                self.smp.nr_idle_scan[(cpu / llc) as usize] = nr_idle_scan(sum, llc.into());
                 sum = 0;
             }
         }
-        self.smp.mark_ns = now;
     }
 
     /// Even out the domain `[first, first + span)`: while some CPU holds at least two more

@@ -99,8 +99,15 @@ pub fn to_ftrace(sim: &Sim) -> String {
             events.push((end, c, Kind::Switch { prev: task, prev_state: state, next }));
         }
     }
-    // Wakeups before switches at one instant, as a wakeup precedes the switch it causes.
-    events.sort_by_key(|&(t, c, k)| (t, matches!(k, Kind::Switch { .. }), c));
+    // Wakeups before switches at one instant, as a wakeup precedes the switch it causes;
+    // switches to sleep before the others (a task leaves a CPU before another runs it).
+    events.sort_by_key(|&(t, c, k)| {
+        let (switch, not_sleeping) = match k {
+            Kind::Switch { prev_state, .. } => (true, prev_state != "S"),
+            Kind::Wake { .. } => (false, false),
+        };
+        (t, switch, not_sleeping, c)
+    });
 
     let mut out = String::with_capacity(events.len() * 150);
     let mut curr = vec![NIL; ncpu];
