@@ -111,7 +111,7 @@ fn counters_and_decisions_are_on_their_tracks() {
             _ => {}
         }
     }
-    for c in ["min_vruntime", "weight", "nr_running", "offset"] {
+    for c in ["min_vruntime", "weight", "nr_running", "offset", "util_avg"] {
         assert!(counted.iter().any(|n| n.ends_with(c)), "{c} counted: {counted:?}");
     }
     // Each stint begins with a pick, so there are at least as many picks as switches in.
@@ -217,4 +217,31 @@ fn compact_sched_bundles_are_read() {
     // b: ran from 1001 µs to its preemption at 3001 µs, never asleep.
     assert_eq!((b.wakeups, b.cpu_ns), (0, 2_000_000));
     assert_eq!(imp.end_ns - imp.start_ns, 3_000_000);
+}
+
+/// Each CPU's `util_avg` counter follows PELT's root runqueue: written when it changed after
+/// an instant, so its last value on each CPU is what the report gives at the end of the run.
+/// It is the raw average, the sum of what its tasks (blocked ones too) carry, which can pass
+/// one CPU's 1024 where tasks arrive with their first utilisation; the kernel clamps it only
+/// where it reads it (`cpu_util()`).
+#[test]
+fn each_cpus_util_avg_counter_ends_at_the_reports() {
+    let text = shipped("hackbench-8cpu");
+    let v = parse_scenario(&text).expect("valid");
+    let report = run_value(&serde_json::from_str(&text).expect("json"));
+    let trace = Trace::decode(run_to_perfetto(&v).expect("runs").as_slice()).expect("a Trace");
+    let names: std::collections::BTreeMap<u64, String> =
+        trace.packet.iter().filter_map(|p| p.track_descriptor.as_ref()).map(|d| (d.uuid.expect("uuid"), d.name.clone().unwrap_or_default())).collect();
+    let mut last = vec![None; report.cpus.len()];
+    for p in &trace.packet {
+        let Some(e) = &p.track_event else { continue };
+        let track = &names[&e.track_uuid.expect("track")];
+        let Some(cpu) = track.strip_prefix("CPU ").and_then(|r| r.strip_suffix(" util_avg")).and_then(|c| c.parse::<usize>().ok()) else { continue };
+        let v = e.counter_value.expect("a value");
+        assert!(v >= 0, "CPU {cpu}: {v}");
+        last[cpu] = Some(v);
+    }
+    for (c, cpu) in report.cpus.iter().enumerate() {
+        assert_eq!(last[c], Some(cpu.util_avg as i64), "CPU {c}");
+    }
 }

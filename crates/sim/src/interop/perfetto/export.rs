@@ -46,9 +46,14 @@ const TASK_COUNTERS: [(&str, i32); 5] = [
     ("weight", UNIT_COUNT),
     ("latency offset", UNIT_TIME_NS),
 ];
-/// Per CPU counters.
-const CPU_COUNTERS: [(&str, i32); 4] =
-    [("nr_running", UNIT_COUNT), ("min_vruntime (from its start)", UNIT_TIME_NS), ("V - min_vruntime", UNIT_TIME_NS), ("load (queued weight)", UNIT_COUNT)];
+/// Per CPU counters; the last is PELT's `cfs_rq->avg.util_avg` of the CPU's root runqueue.
+const CPU_COUNTERS: [(&str, i32); 5] = [
+    ("nr_running", UNIT_COUNT),
+    ("min_vruntime (from its start)", UNIT_TIME_NS),
+    ("V - min_vruntime", UNIT_TIME_NS),
+    ("load (queued weight)", UNIT_COUNT),
+    ("util_avg", UNIT_COUNT),
+];
 
 /// Track uuids: a kind in the high half, an index (task or CPU) in the low half.
 fn uuid(kind: u64, idx: u32) -> u64 {
@@ -58,7 +63,7 @@ const RUN_TRACK: u64 = 1;
 const K_THREAD: u64 = 1;
 const K_TASK_COUNTER: u64 = 2; // 2..=6
 const K_CPU: u64 = 16;
-const K_CPU_COUNTER: u64 = 17; // 17..=20
+const K_CPU_COUNTER: u64 = 17; // 17..=21
 const K_DECISIONS: u64 = 24;
 
 /// Run `v` and write it as a Perfetto trace to `out`, as it runs.
@@ -92,7 +97,7 @@ struct PerfettoSink<'a, W: Write> {
     v12: bool,
     /// Last value written per task counter and per CPU counter (None: none yet).
     task_last: Vec<[Option<i64>; 5]>,
-    cpu_last: Vec<[Option<i64>; 4]>,
+    cpu_last: Vec<[Option<i64>; 5]>,
     /// Each CPU's min_vruntime at the start (absolute vruntimes start near 2^64).
     min0: Vec<u64>,
 }
@@ -107,7 +112,7 @@ impl<'a, W: Write> PerfettoSink<'a, W> {
             names: sim.tasks.iter().map(|t| t.name.clone()).collect(),
             v12: sim.fair.cfg.policy == Policy::LatencyNiceV12,
             task_last: vec![[None; 5]; sim.tasks.len()],
-            cpu_last: vec![[None; 4]; ncpu],
+            cpu_last: vec![[None; 5]; ncpu],
             min0: (0..ncpu as u32).map(|c| sim.fair.cfs_rqs[sim.fair.root_rq(c) as usize].min_vruntime).collect(),
         }
     }
@@ -222,7 +227,13 @@ impl<'a, W: Write> PerfettoSink<'a, W> {
         let rq = f.root_rq(c);
         let q = &f.cfs_rqs[rq as usize];
         let vmin = f.eevdf.map(|_| crate::eevdf::avg::avg_vruntime(f, rq).wrapping_sub(q.min_vruntime) as i64);
-        let vals = [Some(i64::from(q.nr_running)), Some(q.min_vruntime.wrapping_sub(self.min0[c as usize]) as i64), vmin, Some(scale_load_down(q.load.weight) as i64)];
+        let vals = [
+            Some(i64::from(q.nr_running)),
+            Some(q.min_vruntime.wrapping_sub(self.min0[c as usize]) as i64),
+            vmin,
+            Some(scale_load_down(q.load.weight) as i64),
+            Some(q.avg.util_avg as i64),
+        ];
         for (k, v) in vals.into_iter().enumerate() {
             if let Some(v) = v.filter(|&v| self.cpu_last[c as usize][k] != Some(v)) {
                 self.cpu_last[c as usize][k] = Some(v);
