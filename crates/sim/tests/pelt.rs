@@ -88,3 +88,38 @@ fn a_sleeping_task_keeps_the_util_its_dequeue_stored() {
         assert!(c.runnable_avg <= c.util_avg + 2, "{policy}: {}", c.runnable_avg);
     }
 }
+
+/// util_est: the CPU's utilisation for wakeup placement and the balancer is the larger of its
+/// util_avg and the estimates of its queued tasks. V3's task (4 ms on, 4 ms off, HZ=250)
+/// samples its util_avg when it sleeps. Its first samples are higher (it starts at 512, above
+/// its average) and settle from above; the EWMA follows a lower sample by a quarter of the
+/// difference, but only while the difference is at least UTIL_EST_MARGIN (10), so it stops
+/// within 10 above the settled sample.
+/// - v6.2, v12, v6.6 sample after the dequeue has aged the average: the peak, 533 ± 1, so the
+///   estimate is 532..=543, and in the middle of a run (2002 ms), while util_avg has only
+///   climbed from its trough of 490, `cpu_util_cfs()` is the estimate;
+/// - v6.12 and 6.18 sample before it (7.2's 6d2051403d6c moved it after): the average as the
+///   task's wakeup left it 4 ms earlier, the trough, 490 ± 1, so the estimate is 489..=501.
+#[test]
+fn util_est_holds_the_last_sample_while_the_task_runs() {
+    let periodic = r#"{ "kind": "periodic", "period_us": 8000, "run_us": 4000 }"#;
+    for policy in POLICIES {
+        let text = format!(
+            r#"{{ "format": "fairground-scenario/1", "name": "pelt", "duration_ms": 2002,
+                "machine": {{ "cpus": 1, "hz": 250 }}, "scheduler": {{ "policy": "{policy}" }},
+                "tasks": [ {{ "name": "t", "behavior": {periodic} }} ] }}"#
+        );
+        let sim = match fairground_sim::run_to_end(&text, &Limits::NATIVE, false) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        let util = sim.fair.cfs_rqs[sim.fair.root_rq(0) as usize].avg.util_avg;
+        let est = u64::from(sim.fair.task_util_est_raw(0));
+        let want = if policy.starts_with("eevdf-v6.1") { 489..=501 } else { 532..=543 };
+        assert!(want.contains(&est), "{policy}: estimate {est}");
+        assert_eq!(sim.fair.cpu_util_cfs(0), util.max(est), "{policy}");
+        if !policy.starts_with("eevdf-v6.1") {
+            assert!(util < est, "{policy}: util_avg {util} not below the estimate {est}");
+        }
+    }
+}

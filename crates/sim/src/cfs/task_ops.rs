@@ -11,6 +11,7 @@ use crate::weights::LoadWeight;
 impl Fair {
     /// `enqueue_task_fair()` (v6.2): enqueue the entity and every ancestor not yet queued.
     pub fn enqueue_task_fair(&mut self, se: u32, mut flags: u32) {
+        self.util_est_at_enqueue(se, flags);
         if self.eevdf.is_some() {
             return eevdf::task_ops::enqueue_task_fair(self, se, flags);
         }
@@ -52,8 +53,11 @@ impl Fair {
         if flags & DEQUEUE_MIGRATING != 0 {
             self.ents[se as usize].migrating = true;
         }
+        self.util_est_before_dequeue(se, flags);
         if self.eevdf.is_some() {
-            return eevdf::task_ops::dequeue_entities(self, se, flags);
+            let done = eevdf::task_ops::dequeue_entities(self, se, flags);
+            self.util_est_after_dequeue(se, flags & DEQUEUE_SLEEP != 0);
+            return done;
         }
         let task_sleep = flags & DEQUEUE_SLEEP != 0;
         let idle = u32::from(self.ents[se as usize].is_idle());
@@ -90,6 +94,7 @@ impl Fair {
             self.cfs_rqs[q as usize].idle_h_nr_running -= idle;
             s = self.ents[s as usize].parent;
         }
+        self.util_est_after_dequeue(se, task_sleep);
         true
     }
 

@@ -266,6 +266,22 @@ fn check_pelt(s: &Sim) -> Result<(), String> {
             return Err(format!("cfs_rq {q}: runnable_avg {} above {bound}", rq.avg.runnable_avg));
         }
     }
+    // util_est: a CPU's sum is its queued tasks' estimates (a delayed task's left it at its
+    // sleep and comes back with its wakeup).
+    let mut est = vec![0u32; s.cpus.len()];
+    for i in 0..s.tasks.len() {
+        let e = &f.ents[i];
+        if !s.tasks[i].rt && e.on_rq && !e.sched_delayed {
+            let cpu = f.cfs_rqs[e.cfs_rq as usize].cpu as usize;
+            est[cpu] = est[cpu].wrapping_add(f.task_util_est_raw(i as u32));
+        }
+    }
+    for (cpu, &want) in est.iter().enumerate() {
+        let got = f.cfs_rqs[f.root_rq(cpu as u32) as usize].avg.util_est.enqueued;
+        if got != want {
+            return Err(format!("cpu {cpu}: util_est sum {got}, its queued tasks' estimates {want}"));
+        }
+    }
     for cpu in 0..s.cpus.len() as u32 {
         if f.cpu_util_cfs(cpu) > 1024 {
             return Err(format!("cpu {cpu}: cpu_util_cfs {}", f.cpu_util_cfs(cpu)));

@@ -89,9 +89,11 @@ impl Fair {
         let runnable = self.se_runnable(se);
         let running = self.cfs_rqs[rq as usize].curr == se;
         let w = self.se_weight(se);
+        let simplified = crate::eevdf::since_v612(self);
         let sa = &mut self.ents[se as usize].avg;
         if update_load_sum(now, sa, on_rq, runnable, running) {
             update_load_avg_fields(sa, w);
+            Fair::cfs_se_util_change(simplified, sa);
         }
     }
 
@@ -293,11 +295,12 @@ impl Fair {
 }
 
 impl Fair {
-    /// `cpu_util_cfs()` (6.18: `cpu_util(cpu, NULL, -1, 0)`): the root runqueue's util_avg,
-    /// clamped to the CPU's capacity (1024 on every modelled CPU). Without `util_est`, which
-    /// the kernel takes the max with under UTIL_EST (docs/model.md, "Load tracking").
+    /// `cpu_util_cfs()` (6.18: `cpu_util(cpu, NULL, -1, 0)`): the larger of the root
+    /// runqueue's util_avg and its queued tasks' estimates (UTIL_EST), clamped to the CPU's
+    /// capacity (1024 on every modelled CPU).
     pub fn cpu_util_cfs(&self, cpu: u32) -> u64 {
-        self.cfs_rqs[self.root_rq(cpu) as usize].avg.util_avg.min(crate::smp::domains::SCHED_CAPACITY_SCALE)
+        let a = &self.cfs_rqs[self.root_rq(cpu) as usize].avg;
+        a.util_avg.max(u64::from(a.util_est.enqueued)).min(crate::smp::domains::SCHED_CAPACITY_SCALE)
     }
 
     /// `cpu_load()`: the root runqueue's load_avg.

@@ -11,6 +11,7 @@
 //! blocked averages, and the CPU signals (`cpu_util_cfs()`, `cpu_load()`, `cpu_runnable()`).
 
 pub mod fair;
+pub mod util_est;
 
 pub use fair::{DO_ATTACH, DO_DETACH, SKIP_AGE_LOAD, UPDATE_TG};
 
@@ -42,6 +43,8 @@ pub struct SchedAvg {
     pub load_avg: u64,
     pub runnable_avg: u64,
     pub util_avg: u64,
+    /// A task's estimated utilisation; a root runqueue's sum of its queued tasks' (`util_est.rs`).
+    pub util_est: util_est::UtilEst,
 }
 
 /// `mul_u64_u32_shr(a, mul, 32)`.
