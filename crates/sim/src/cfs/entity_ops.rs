@@ -77,12 +77,10 @@ impl Fair {
             e.vruntime = e.vruntime.wrapping_add(m);
         }
 
-        if self.pelt {
-            self.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
-            self.se_update_runnable(se);
-            if self.cfg.feat.update_cfs_group_enqueue {
-                self.update_cfs_group(se);
-            }
+        self.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
+        self.se_update_runnable(se);
+        if self.cfg.feat.update_cfs_group_enqueue {
+            self.update_cfs_group(se);
         }
         self.account_entity_enqueue(rq, se);
 
@@ -147,11 +145,9 @@ impl Fair {
     /// `dequeue_entity()` (v6.2; v12 8/8 adds `__dequeue_latency`).
     pub fn dequeue_entity(&mut self, rq: u32, se: u32, flags: u32) {
         self.update_curr(rq);
-        if self.pelt {
-            let load_flags = dequeue_load_flags(self, se, flags);
-            self.update_load_avg(rq, se, load_flags);
-            self.se_update_runnable(se);
-        }
+        let load_flags = dequeue_load_flags(self, se, flags);
+        self.update_load_avg(rq, se, load_flags);
+        self.se_update_runnable(se);
         self.clear_buddies(rq, se);
         if self.cfs_rqs[rq as usize].curr != se {
             self.dequeue_timeline(rq, se);
@@ -169,7 +165,7 @@ impl Fair {
             let e = &mut self.ents[se as usize];
             e.vruntime = e.vruntime.wrapping_sub(m);
         }
-        if self.pelt && self.cfg.feat.update_cfs_group_dequeue {
+        if self.cfg.feat.update_cfs_group_dequeue {
             self.update_cfs_group(se);
         }
 
@@ -253,9 +249,7 @@ impl Fair {
             if self.v12 {
                 self.dequeue_latency(rq, se);
             }
-            if self.pelt {
-                self.update_load_avg(rq, se, UPDATE_TG);
-            }
+            self.update_load_avg(rq, se, UPDATE_TG);
         }
         self.cfs_rqs[rq as usize].curr = se;
         let now = self.now;
@@ -353,9 +347,7 @@ impl Fair {
             if self.v12 {
                 self.enqueue_latency(rq, prev, 0);
             }
-            if self.pelt {
-                self.update_load_avg(rq, prev, 0);
-            }
+            self.update_load_avg(rq, prev, 0);
         }
         self.cfs_rqs[rq as usize].curr = NIL;
     }
@@ -423,12 +415,10 @@ impl Fair {
     /// `entity_tick()` (v6.2, no HRTICK): returns true if it rescheduled.
     pub fn entity_tick(&mut self, rq: u32, curr: u32) -> bool {
         self.update_curr(rq);
-        if self.pelt {
-            // The tick keeps the averages and the group weights current whatever the
-            // enqueue/dequeue switches say.
-            self.update_load_avg(rq, curr, UPDATE_TG);
-            self.update_cfs_group(curr);
-        }
+        // The tick keeps the averages and the group weights current whatever the
+        // enqueue/dequeue switches say.
+        self.update_load_avg(rq, curr, UPDATE_TG);
+        self.update_cfs_group(curr);
         if self.cfs_rqs[rq as usize].nr_running > 1 {
             let fired = self.check_preempt_tick(rq, curr);
             if self.log.is_some() && self.ents[curr as usize].is_task() {

@@ -148,9 +148,6 @@ pub struct Fair {
     pub eevdf: Option<crate::eevdf::Version>,
     /// The task groups (`crate::group`), parents before children.
     pub tgs: Vec<crate::group::TaskGroup>,
-    /// Load tracking runs (`crate::pelt`): always, as in the kernel; the flag remains for the
-    /// call sites that name it.
-    pub pelt: bool,
     /// The decision log, when recording (`crate::explain`).
     pub log: Option<Vec<crate::explain::Decision>>,
     /// What the last pick chose between, while the log records.
@@ -193,7 +190,6 @@ impl Fair {
             eevdf,
             ctx: ReschedCause::Tick,
             tgs: Vec::new(),
-            pelt: true,
             log: None,
             pick_note: crate::explain::PickNote::default(),
             ents: Vec::with_capacity(nr_entities),

@@ -31,12 +31,10 @@ impl Fair {
         }
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
-            if self.pelt {
-                self.update_load_avg(q, s, crate::pelt::UPDATE_TG);
-                self.se_update_runnable(s);
-                if self.cfg.feat.update_cfs_group_enqueue {
-                    self.update_cfs_group(s);
-                }
+            self.update_load_avg(q, s, crate::pelt::UPDATE_TG);
+            self.se_update_runnable(s);
+            if self.cfg.feat.update_cfs_group_enqueue {
+                self.update_cfs_group(s);
             }
             self.cfs_rqs[q as usize].h_nr_running += 1;
             self.cfs_rqs[q as usize].h_nr_runnable += 1;
@@ -82,12 +80,10 @@ impl Fair {
         }
         while s != NIL {
             let q = self.ents[s as usize].cfs_rq;
-            if self.pelt {
-                self.update_load_avg(q, s, crate::pelt::UPDATE_TG);
-                self.se_update_runnable(s);
-                if self.cfg.feat.update_cfs_group_dequeue {
-                    self.update_cfs_group(s);
-                }
+            self.update_load_avg(q, s, crate::pelt::UPDATE_TG);
+            self.se_update_runnable(s);
+            if self.cfg.feat.update_cfs_group_dequeue {
+                self.update_cfs_group(s);
             }
             self.cfs_rqs[q as usize].h_nr_running -= 1;
             self.cfs_rqs[q as usize].h_nr_runnable -= 1;
@@ -250,13 +246,11 @@ impl Fair {
             let e = &mut self.ents[se as usize];
             e.vruntime = e.vruntime.wrapping_sub(m);
         }
-        if self.pelt {
-            if !migrating {
-                self.remove_entity_load_avg(se);
-            }
-            // Tell the new CPU we migrated: the enqueue attaches the load there.
-            self.ents[se as usize].avg.last_update_time = 0;
+        if !migrating {
+            self.remove_entity_load_avg(se);
         }
+        // Tell the new CPU we migrated: the enqueue attaches the load there.
+        self.ents[se as usize].avg.last_update_time = 0;
         let tg = self.ents[se as usize].tg;
         self.set_task_rq(se, tg, new_cpu);
     }

@@ -92,13 +92,11 @@ pub fn enqueue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) {
         place_entity(f, rq, se, flags);
     }
     update_curr(f, rq);
-    if f.pelt {
-        // The entity is reweighted (and its lag with it) before it is placed.
-        f.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
-        f.se_update_runnable(se);
-        if f.cfg.feat.update_cfs_group_enqueue {
-            f.update_cfs_group(se);
-        }
+    // The entity is reweighted (and its lag with it) before it is placed.
+    f.update_load_avg(rq, se, UPDATE_TG | DO_ATTACH);
+    f.se_update_runnable(se);
+    if f.cfg.feat.update_cfs_group_enqueue {
+        f.update_cfs_group(se);
     }
     if !is_curr {
         place_entity(f, rq, se, flags);
@@ -136,18 +134,14 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
     if v612 && flags & DEQUEUE_DELAYED == 0 {
         debug_assert!(!(sleep && f.ents[se as usize].sched_delayed));
         if f.cfg.feat.delay_dequeue && sleep && !entity_eligible(f, rq, se) {
-            if f.pelt {
-                f.update_load_avg(rq, se, 0);
-            }
+            f.update_load_avg(rq, se, 0);
             set_delayed(f, se);
             return false;
         }
     }
-    if f.pelt {
-        let load_flags = dequeue_load_flags(f, se, flags);
-        f.update_load_avg(rq, se, load_flags);
-        f.se_update_runnable(se);
-    }
+    let load_flags = dequeue_load_flags(f, se, flags);
+    f.update_load_avg(rq, se, load_flags);
+    f.se_update_runnable(se);
     update_entity_lag(f, rq, se);
     if v612 && f.cfg.feat.place_rel_deadline && !sleep {
         let e = &mut f.ents[se as usize];
@@ -159,7 +153,7 @@ pub fn dequeue_entity(f: &mut Fair, rq: u32, se: u32, flags: u32) -> bool {
     }
     f.ents[se as usize].on_rq = false;
     account_entity_dequeue(f, rq, se);
-    if f.pelt && f.cfg.feat.update_cfs_group_dequeue {
+    if f.cfg.feat.update_cfs_group_dequeue {
         f.update_cfs_group(se);
     }
     // Advance min_vruntime if se held it back, unless it is coming straight back (SAVE
@@ -181,9 +175,7 @@ pub fn set_next_entity(f: &mut Fair, rq: u32, se: u32, first: bool) {
     clear_buddies(f, rq, se);
     if f.ents[se as usize].on_rq {
         dequeue_timeline(f, rq, se);
-        if f.pelt {
-            f.update_load_avg(rq, se, UPDATE_TG);
-        }
+        f.update_load_avg(rq, se, UPDATE_TG);
         if super::is_v618(f) {
             if first {
                 super::protect::set_protect_slice(f, rq, se);
@@ -205,9 +197,7 @@ pub fn put_prev_entity(f: &mut Fair, rq: u32, prev: u32) {
     if f.ents[prev as usize].on_rq {
         update_curr(f, rq);
         enqueue_timeline(f, rq, prev);
-        if f.pelt {
-            f.update_load_avg(rq, prev, 0);
-        }
+        f.update_load_avg(rq, prev, 0);
     }
     f.cfs_rqs[rq as usize].curr = NIL;
 }
@@ -216,10 +206,8 @@ pub fn put_prev_entity(f: &mut Fair, rq: u32, prev: u32) {
 /// reschedule when the request is used up.
 pub fn entity_tick(f: &mut Fair, rq: u32, curr: u32) {
     update_curr(f, rq);
-    if f.pelt {
-        f.update_load_avg(rq, curr, UPDATE_TG);
-        f.update_cfs_group(curr);
-    }
+    f.update_load_avg(rq, curr, UPDATE_TG);
+    f.update_cfs_group(curr);
 }
 
 /// `set_delayed()` (6.14+; v6.12 only sets the flag): a delayed task no longer counts in

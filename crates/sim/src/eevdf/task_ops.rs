@@ -40,9 +40,7 @@ pub fn requeue_delayed_entity(f: &mut Fair, se: u32) {
             f.cfs_rqs[rq as usize].nr_running += 1;
         }
     }
-    if f.pelt {
-        f.update_load_avg(rq, se, 0);
-    }
+    f.update_load_avg(rq, se, 0);
     super::entity_ops::clear_delayed(f, se);
 }
 
@@ -96,12 +94,10 @@ pub fn enqueue_task_fair(f: &mut Fair, se: u32, mut flags: u32) {
 /// and in v6.12 the shortest slice below it. Returns the runqueue it is queued on.
 fn update_ancestor(f: &mut Fair, s: u32, slice: &mut u64, update_group: bool) -> u32 {
     let q = f.ents[s as usize].cfs_rq;
-    if f.pelt {
-        f.update_load_avg(q, s, UPDATE_TG);
-        f.se_update_runnable(s);
-        if update_group {
-            f.update_cfs_group(s);
-        }
+    f.update_load_avg(q, s, UPDATE_TG);
+    f.se_update_runnable(s);
+    if update_group {
+        f.update_cfs_group(s);
     }
     if super::since_v612(f) {
         f.ents[s as usize].slice = *slice;

@@ -423,10 +423,8 @@ impl Sim {
                     self.dirty.push(cpu);
                 }
             }
-            if self.fair.pelt {
-                // The balancer's update_blocked_averages(), modelled at every tick.
-                self.fair.update_blocked_averages(cpu);
-            }
+            // The balancer's update_blocked_averages(), modelled at every tick.
+            self.fair.update_blocked_averages(cpu);
         }
         let next = self.now + self.fair.cfg.tick_ns;
         self.queue.push(next, Class::Tick, 0, 0);

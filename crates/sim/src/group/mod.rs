@@ -117,9 +117,7 @@ impl Fair {
             let mut se = self.tgs[tg as usize].se[cpu];
             while se != NIL {
                 let rq = self.ents[se as usize].cfs_rq;
-                if self.pelt {
-                    self.update_load_avg(rq, se, UPDATE_TG);
-                }
+                self.update_load_avg(rq, se, UPDATE_TG);
                 self.update_cfs_group(se);
                 se = self.ents[se as usize].parent;
             }

@@ -102,15 +102,11 @@ impl Fair {
     /// The part of `reweight_entity()` every version shares: take the entity's average out of
     /// the runqueue's, set the weight, recompute the average with it, put it back.
     pub fn reweight_avg(&mut self, rq: u32, se: u32, weight: u64) {
-        if self.pelt {
-            self.dequeue_load_avg(rq, se);
-        }
+        self.dequeue_load_avg(rq, se);
         self.ents[se as usize].load.set(weight);
-        if self.pelt {
-            let e = &mut self.ents[se as usize];
-            let divider = get_pelt_divider(&e.avg);
-            e.avg.load_avg = scale_load_down(e.load.weight) * e.avg.load_sum / divider;
-            self.enqueue_load_avg(rq, se);
-        }
+        let e = &mut self.ents[se as usize];
+        let divider = get_pelt_divider(&e.avg);
+        e.avg.load_avg = scale_load_down(e.load.weight) * e.avg.load_sum / divider;
+        self.enqueue_load_avg(rq, se);
     }
 }
