@@ -220,24 +220,14 @@ fn one_cpu_has_no_domain() {
 }
 
 /// On every level below NUMA the groups partition the domain's span, every span holds its
-/// child's, and the CPU's own group comes first: checked on a set of shapes.
+/// child's, and the CPU's own group comes first: the fuzzer's checks of the domains
+/// (`invariants::check_domains`), on a set of shapes.
 #[test]
 fn groups_partition_spans_below_numa() {
     for t in [shape(2, 4, 2, 2, Vec::new()), shape(4, 2, 3, 1, Vec::new()), shape(1, 8, 2, 3, Vec::new()), Topology::preset("epyc-256").unwrap()] {
         let d = Domains::build(&t);
-        for cpu in 0..t.cpus() {
-            for s in d.of(cpu) {
-                let sd = &d.sds[s as usize];
-                assert!(sd.span.test(cpu));
-                if sd.child != NIL {
-                    assert!(d.sds[sd.child as usize].span.subset_of(&sd.span));
-                }
-                assert!(d.groups[sd.groups[0] as usize].span.test(cpu), "own group first");
-                if sd.flags & SD_NUMA == 0 {
-                    let total: u32 = sd.groups.iter().map(|&g| d.groups[g as usize].weight).sum();
-                    assert_eq!(total, sd.span_weight);
-                }
-            }
+        if let Err(e) = fairground_sim::fuzz::invariants::check_domains(&d) {
+            panic!("{t:?}: {e}");
         }
     }
 }

@@ -214,27 +214,30 @@ pub fn entity_tick(f: &mut Fair, rq: u32, curr: u32) {
 /// `h_nr_runnable` on the runqueues above it.
 pub fn set_delayed(f: &mut Fair, se: u32) {
     f.ents[se as usize].sched_delayed = true;
-    if !f.ents[se as usize].is_task() {
-        return;
-    }
-    let mut s = se;
-    while s != NIL {
-        let q = f.ents[s as usize].cfs_rq;
-        f.cfs_rqs[q as usize].h_nr_runnable -= 1;
-        s = f.ents[s as usize].parent;
-    }
+    count_runnable_above(f, se, false);
 }
 
 /// `clear_delayed()` (6.14+): the task counts in `h_nr_runnable` again.
 pub fn clear_delayed(f: &mut Fair, se: u32) {
     f.ents[se as usize].sched_delayed = false;
+    count_runnable_above(f, se, true);
+}
+
+/// The `for_each_sched_entity()` walk of `set_delayed()` and `clear_delayed()`: a task's
+/// `h_nr_runnable` on every runqueue above it, counted in or out. A group entity changes
+/// nothing: its tasks were counted out by their own dequeues.
+fn count_runnable_above(f: &mut Fair, se: u32, runnable: bool) {
     if !f.ents[se as usize].is_task() {
         return;
     }
     let mut s = se;
     while s != NIL {
-        let q = f.ents[s as usize].cfs_rq;
-        f.cfs_rqs[q as usize].h_nr_runnable += 1;
+        let q = &mut f.cfs_rqs[f.ents[s as usize].cfs_rq as usize];
+        if runnable {
+            q.h_nr_runnable += 1;
+        } else {
+            q.h_nr_runnable -= 1;
+        }
         s = f.ents[s as usize].parent;
     }
 }

@@ -117,7 +117,7 @@ impl Sim {
 
         let expanded = scenario::expand(s);
         let ncpus = cfg.cpus;
-        let smp = Smp::new(s.machine.shape(), cfg.hz, expanded.len());
+        let smp = Smp::new(&s.machine.shape(), cfg.hz, expanded.len());
         let mut fair = Fair::new(cfg, expanded.len());
         let v12 = fair.v12;
         let mut tasks = Vec::with_capacity(expanded.len());

@@ -16,7 +16,7 @@ pub const DO_DETACH: u32 = 0x8;
 
 /// `sub_positive()`.
 #[inline]
-pub(crate) fn sub_positive(x: &mut u64, y: u64) {
+fn sub_positive(x: &mut u64, y: u64) {
     *x = x.saturating_sub(y);
 }
 

@@ -36,9 +36,8 @@ pub struct Level {
 /// The machine's topology and the balancer's state.
 #[derive(Clone, Debug)]
 pub struct Smp {
-    /// The machine's shape and the sched domains the kernel builds on it (`domains.rs`),
-    /// shared by the copies of a run (checkpoints, A/B sides): they never change in a run.
-    pub topo: Topology,
+    /// The sched domains the kernel builds on the machine's shape (`domains.rs`), shared by
+    /// the copies of a run (checkpoints, A/B sides): they never change in a run.
     pub doms: std::sync::Arc<Domains>,
     pub levels: Vec<Level>,
     pub llc_size: u32,
@@ -70,9 +69,9 @@ pub fn interval_ticks(span_ms: u64, hz: u32) -> u64 {
 impl Smp {
     /// The balancer of a machine of shape `topo`: its LLC is `sd_llc_size`, as
     /// `update_top_cache_domain()` finds it.
-    pub fn new(topo: Topology, hz: u32, tasks: usize) -> Smp {
+    pub fn new(topo: &Topology, hz: u32, tasks: usize) -> Smp {
         let cpus = topo.cpus();
-        let doms = Domains::build(&topo);
+        let doms = Domains::build(topo);
         let llc_size = doms.sd_llc_size[0];
         let mut levels = Vec::new();
         if llc_size > 1 {
@@ -82,7 +81,6 @@ impl Smp {
             levels.push(Level { span: cpus, interval_ticks: interval_ticks(cpus.into(), hz) });
         }
         Smp {
-            topo,
             doms: std::sync::Arc::new(doms),
             levels,
             llc_size,
@@ -339,7 +337,7 @@ mod tests {
     use super::*;
 
     fn levels(cpus: u32, llc: u32, hz: u32) -> Vec<(u32, u64)> {
-        Smp::new(Topology::flat(cpus, llc), hz, 0).levels.iter().map(|l| (l.span, l.interval_ticks)).collect()
+        Smp::new(&Topology::flat(cpus, llc), hz, 0).levels.iter().map(|l| (l.span, l.interval_ticks)).collect()
     }
 
     /// A domain of `span` CPUs balances every `span` ms, rounded up to whole ticks (at least
@@ -364,6 +362,6 @@ mod tests {
         assert_eq!(levels(2, 2, 300), vec![(2, 1)]);
         assert_eq!(levels(16, 8, 300), vec![(8, 3), (16, 5)]);
         assert_eq!(levels(1, 1, 250), vec![], "one CPU: nothing to balance");
-        assert_eq!(Smp::new(Topology::flat(64, 8), 250, 0).max_interval_ticks(), 16);
+        assert_eq!(Smp::new(&Topology::flat(64, 8), 250, 0).max_interval_ticks(), 16);
     }
 }

@@ -271,6 +271,20 @@ fn cores(t: &Topology, span: &Mask) -> u32 {
     n
 }
 
+impl Sgc {
+    /// A group's capacity as the builders set it: 1024 a CPU (no asymmetry, no pressure yet).
+    fn new(weight: u32, balance_mask: Mask) -> Sgc {
+        Sgc {
+            capacity: SCHED_CAPACITY_SCALE * u64::from(weight),
+            min_capacity: SCHED_CAPACITY_SCALE,
+            max_capacity: SCHED_CAPACITY_SCALE,
+            imbalance: false,
+            next_update: 0,
+            balance_mask,
+        }
+    }
+}
+
 impl SchedGroup {
     fn new(t: &Topology, span: Mask, flags: u32, sgc: u32) -> SchedGroup {
         let weight = span.weight();
@@ -409,16 +423,8 @@ impl Domains {
                 } else {
                     (Mask::range(n, i, 1), 0)
                 };
-                let w = gspan.weight();
                 sdd.sgc[k] = self.sgcs.len() as u32;
-                self.sgcs.push(Sgc {
-                    capacity: SCHED_CAPACITY_SCALE * u64::from(w),
-                    min_capacity: SCHED_CAPACITY_SCALE,
-                    max_capacity: SCHED_CAPACITY_SCALE,
-                    imbalance: false,
-                    next_update: 0,
-                    balance_mask: gspan.clone(),
-                });
+                self.sgcs.push(Sgc::new(gspan.weight(), gspan.clone()));
                 sdd.sg[k] = self.groups.len() as u32;
                 self.groups.push(SchedGroup::new(t, gspan, flags, sdd.sgc[k]));
             }
@@ -488,15 +494,7 @@ impl Domains {
                     let k = sdd.at(sl, mask.first().unwrap_or(i));
                     if sdd.sgc[k] == NIL {
                         sdd.sgc[k] = self.sgcs.len() as u32;
-                        let cap = SCHED_CAPACITY_SCALE * u64::from(w);
-                        self.sgcs.push(Sgc {
-                            capacity: cap,
-                            min_capacity: SCHED_CAPACITY_SCALE,
-                            max_capacity: SCHED_CAPACITY_SCALE,
-                            imbalance: false,
-                            next_update: 0,
-                            balance_mask: mask,
-                        });
+                        self.sgcs.push(Sgc::new(w, mask));
                     }
                     sdd.overlap.push((sl, gspan.clone(), sdd.sgc[k]));
                     sdd.sgc[k]
